@@ -1,0 +1,34 @@
+# The only commands a newcomer needs: make book, make test (and make serve, make notebooks).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
+
+.PHONY: book test serve notebooks clean
+
+# Create the virtual environment when missing; reinstall when the pins change.
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+## book: execute every chapter and build the site in both languages into _build/html
+book: $(STAMP)
+	$(PY) -m lib.build
+
+## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
+test: $(STAMP)
+	$(PY) -m pytest
+
+## serve: preview the built site at http://localhost:8000
+serve: book
+	$(PY) -m http.server --directory _build/html 8000
+
+## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks
+notebooks: $(STAMP)
+	$(PY) -m lib.notebooks $(NOTEBOOKS)
+
+clean:
+	rm -rf _build

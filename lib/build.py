@@ -1,0 +1,112 @@
+"""Build the site: each language from the one _config.yml and _toc.yml, then the landing page.
+
+    python -m lib.build             # what `make book` runs
+    python -m lib.build --strict    # warnings are errors (the tests use this)
+    python -m lib.build --out DIR   # build somewhere else (the tests use a temporary folder)
+
+Notebooks are executed through myst-nb's cache, keyed on each notebook's code. A change
+in lib/ or in requirements.txt does not change that code, so it empties the cache: every
+chapter is executed again and no page shows numbers computed by an older lib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from string import Template
+
+import yaml
+from jupyter_book.sphinx import build_sphinx
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "_config.yml"
+TOC = ROOT / "_toc.yml"
+BOOK = ROOT / "book"
+
+
+def languages() -> dict:
+    return yaml.safe_load(CONFIG.read_text(encoding="utf8"))["sphinx"]["config"]["book_languages"]
+
+
+def fingerprint() -> str:
+    """A hash of everything a notebook's outputs depend on besides its own code."""
+    digest = hashlib.sha256()
+    files = sorted(p for p in (ROOT / "lib").rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    files += [ROOT / "requirements.txt", *sorted(BOOK.glob("*.bib"))]
+    for path in files:
+        digest.update(path.relative_to(ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
+    """One language's Sphinx build, in its own process (Sphinx keeps the first language's
+    translations for the life of a process)."""
+    result = build_sphinx(
+        BOOK / lang,
+        work / lang / "html",
+        noconfig=True,
+        path_config=str(CONFIG),
+        confoverrides={
+            "language": lang,
+            "external_toc_path": TOC.as_posix(),
+            "latex_individualpages": False,
+            "nb_execution_cache_path": str(work / ".jupyter_cache" / lang),
+        },
+        doctreedir=work / lang / ".doctrees",
+        warningiserror=strict,
+        keep_going=strict,
+        quiet=True,
+    )
+    if result != 0:
+        return 1
+    # myst-nb keeps executed notebooks beside the Sphinx output folder (work/<lang>/jupyter_execute),
+    # so each language builds in its own folder and only the pages are copied to the site.
+    shutil.rmtree(out / lang, ignore_errors=True)
+    shutil.copytree(work / lang / "html", out / lang)
+    return 0
+
+
+def build(out: Path, work: Path, strict: bool = False) -> int:
+    """Build every language side by side, then the landing page."""
+    stamp = work / ".lib-fingerprint"
+    current = fingerprint()
+    if not stamp.exists() or stamp.read_text() != current:
+        shutil.rmtree(work / ".jupyter_cache", ignore_errors=True)
+    langs = languages()
+    command = [sys.executable, "-m", "lib.build", "--out", str(out), "--work", str(work)] + (["--strict"] if strict else [])
+    runs = {lang: subprocess.Popen([*command, "--lang", lang]) for lang in langs}
+    failed = [lang for lang, run in runs.items() if run.wait() != 0]
+    if failed:
+        print(f"lib.build: the {', '.join(failed)} build failed", file=sys.stderr)
+        return 1
+    landing = Template((BOOK / "landing.html").read_text(encoding="utf8"))
+    fields = {f"{lang}_{key}": value for lang, entry in langs.items() for key, value in entry.items()}
+    (out / "index.html").write_text(landing.substitute(fields), encoding="utf8")
+    stamp.write_text(current)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "_build" / "html", help="site folder (default _build/html)")
+    parser.add_argument("--work", type=Path, help="per-language builds and caches (default: the site folder's parent)")
+    parser.add_argument("--strict", action="store_true", help="turn warnings into errors")
+    parser.add_argument("--lang", help=argparse.SUPPRESS)  # one language only (used by build itself)
+    args = parser.parse_args(argv)
+    out = args.out.resolve()
+    work = (args.work or out.parent).resolve()
+    if args.lang:
+        return build_language(args.lang, out, work, args.strict)
+    status = build(out, work, strict=args.strict)
+    if status == 0:
+        print(f"Site built. Open: {out / 'index.html'}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Pure arithmetic of training cost. Every function rejects bad input with a ValueError."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from functools import lru_cache
+
+from currency_converter import CurrencyConverter, RateNotFoundError
+
+HOURS_PER_DAY = 24
+HOURS_PER_MONTH = 730  # 8,760 hours a year / 12, the convention of cloud monthly prices
+SECONDS_PER_HOUR = 3600
+
+
+def _number(name: str, x, *, allow_zero: bool = False) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        raise ValueError(f"{name} must be a finite number, got {x}")
+    if x < 0 or (x == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'zero or ' if allow_zero else ''}positive, got {x:g}")
+    return x
+
+
+def _fraction(name: str, x) -> float:
+    x = _number(name, x)
+    if x > 1:
+        raise ValueError(f"{name} is a fraction between 0 and 1, got {x:g}")
+    return x
+
+
+def gpu_hours(gpus: float, hours: float) -> float:
+    """GPU-hours of `gpus` devices running for `hours` of wall clock."""
+    return _number("gpus", gpus) * _number("hours", hours)
+
+
+def days_to_hours(days: float) -> float:
+    return _number("days", days) * HOURS_PER_DAY
+
+
+def rental_cost(gpu_hours: float, price_per_gpu_hour: float) -> float:
+    """Cost of renting `gpu_hours` at a price per GPU-hour (same currency out as in)."""
+    return _number("gpu_hours", gpu_hours) * _number("price_per_gpu_hour", price_per_gpu_hour)
+
+
+def hours_bought(budget: float, price_per_hour: float) -> float:
+    """How many hours a budget rents at a price per hour."""
+    return _number("budget", budget) / _number("price_per_hour", price_per_hour)
+
+
+def monthly_to_hourly(price_per_month: float, gpus: float) -> float:
+    """A monthly price for a node of `gpus` devices as a price per GPU-hour."""
+    return _number("price_per_month", price_per_month) / (HOURS_PER_MONTH * _number("gpus", gpus))
+
+
+def training_flops(params: float, tokens: float, flops_per_param_token: float = 6) -> float:
+    """Training compute C = 6ND (Kaplan et al. 2020): FLOPs to train `params` on `tokens`."""
+    return _number("flops_per_param_token", flops_per_param_token) * _number("params", params) * _number("tokens", tokens)
+
+
+def flops_to_device_hours(flops: float, peak_flops_per_second: float, utilisation: float = 1.0) -> float:
+    """Device-hours to do `flops` on devices of a given peak at a utilisation (0-1]."""
+    rate = _number("peak_flops_per_second", peak_flops_per_second) * _fraction("utilisation", utilisation)
+    return _number("flops", flops) / rate / SECONDS_PER_HOUR
+
+
+def lora_trainable_params(d_model: float, layers: float, matrix_types: float, rank: float) -> float:
+    """LoRA's trainable parameters, |Θ| = 2 × L × d_model × r (Hu et al. 2021, §5.1),
+    where L = layers × matrix types adapted (each square d_model × d_model)."""
+    for name, x in (("d_model", d_model), ("layers", layers), ("matrix_types", matrix_types), ("rank", rank)):
+        if _number(name, x) != int(x):
+            raise ValueError(f"{name} must be a whole number, got {x:g}")
+    if rank > d_model:
+        raise ValueError(f"rank ({rank:g}) cannot exceed d_model ({d_model:g})")
+    return 2 * layers * matrix_types * d_model * rank
+
+
+def training_bytes_per_param(weights: float = 2, gradients: float = 2, optimizer_states: float = 12) -> float:
+    """Bytes per parameter held while training with mixed precision and Adam (ZeRO, §3.1)."""
+    return _number("weights", weights) + _number("gradients", gradients, allow_zero=True) + _number(
+        "optimizer_states", optimizer_states, allow_zero=True
+    )
+
+
+def training_memory_gb(params: float, bytes_per_param: float) -> float:
+    """Memory in GB (10^9 bytes) for model states alone (no activations)."""
+    return _number("params", params) * _number("bytes_per_param", bytes_per_param) / 1e9
+
+
+def devices_needed(memory_gb: float, device_memory_gb: float) -> int:
+    return math.ceil(_number("memory_gb", memory_gb) / _number("device_memory_gb", device_memory_gb))
+
+
+def days_between(start: dt.date, end: dt.date) -> int:
+    for name, d in (("start", start), ("end", end)):
+        if not isinstance(d, dt.date):
+            raise ValueError(f"{name} must be a date, got {d!r}")
+    if end < start:
+        raise ValueError(f"end ({end}) is before start ({start})")
+    return (end - start).days
+
+
+@lru_cache(maxsize=1)
+def _ecb() -> CurrencyConverter:
+    # No fallback: a date without a published rate is an error, never a guess.
+    return CurrencyConverter(fallback_on_missing_rate=False, fallback_on_wrong_date=False)
+
+
+def ecb_rate(currency: str, date: dt.date, base: str = "EUR") -> float:
+    """Units of `currency` per one `base` on `date`, from the ECB reference rates."""
+    if not isinstance(date, dt.date):
+        raise ValueError(f"date must be a date, got {date!r}")
+    ecb = _ecb()
+    for code in (currency, base):
+        if code not in ecb.currencies:
+            raise ValueError(f"unknown currency '{code}': the ECB reference rates have no such code")
+    first, last = ecb.bounds[currency].first_date, ecb.bounds[currency].last_date
+    if not first <= date <= last:
+        raise ValueError(f"no ECB rate for {currency} on {date}: the shipped data covers {first} to {last}")
+    try:
+        return ecb.convert(1, base, currency, date=date)
+    except RateNotFoundError as exc:
+        raise ValueError(f"no ECB rate for {currency} on {date} (a weekend or a TARGET holiday?)") from exc
+
+
+def convert(amount: float, from_currency: str, to_currency: str, date: dt.date) -> float:
+    """Convert money at the ECB reference rate of `date`."""
+    amount = _number("amount", amount, allow_zero=True)
+    return amount * ecb_rate(to_currency, date) / ecb_rate(from_currency, date)
+
+
+def last_ecb_date(currency: str = "USD") -> dt.date:
+    return _ecb().bounds[currency].last_date

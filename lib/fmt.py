@@ -1,0 +1,167 @@
+"""Locale formatting of every number on the site. Babel (CLDR) does the work.
+
+`lang` is "es" or "en"; anything else is a ValueError.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from babel import Locale
+from babel.dates import format_date
+from babel.numbers import (
+    format_compact_decimal,
+    format_currency,
+    format_decimal,
+    format_percent,
+    get_currency_symbol,
+)
+
+LOCALES = {"es": "es_ES", "en": "en_US"}
+LANGS = tuple(LOCALES)
+
+# Words Babel has no short form for: currencies spelled out in Spanish prose, and units.
+CURRENCY_WORDS = {"es": {"USD": "dólares", "EUR": "euros"}}
+UNIT_WORDS = {
+    # unit: (es singular, es plural, en singular, en plural)
+    "GPU-hour": ("hora-GPU", "horas-GPU", "GPU-hour", "GPU-hours"),
+    "chip-hour": ("hora-chip", "horas-chip", "chip-hour", "chip-hours"),
+    "hour": ("hora", "horas", "hour", "hours"),
+    "day": ("día", "días", "day", "days"),
+    "minute": ("minuto", "minutos", "minute", "minutes"),
+    "GPU": ("GPU", "GPU", "GPU", "GPUs"),
+    "chip": ("chip", "chips", "chip", "chips"),
+    "token": ("token", "tokens", "token", "tokens"),
+    "parameter": ("parámetro", "parámetros", "parameter", "parameters"),
+    "layer": ("capa", "capas", "layer", "layers"),
+    "count": ("", "", "", ""),
+    "ratio": ("", "", "", ""),
+    "FLOP/parameter/token": ("FLOP por parámetro y token", "FLOP por parámetro y token",
+                             "FLOP per parameter per token", "FLOP per parameter per token"),
+    "dimension": ("", "", "", ""),
+    "rank": ("", "", "", ""),
+    "matrix": ("matriz", "matrices", "matrix", "matrices"),
+    "times": ("vez", "veces", "time", "times"),
+    "year": ("año", "años", "year", "years"),
+    "FLOP": ("FLOP", "FLOP", "FLOP", "FLOPs"),
+    "FLOP/s": ("FLOP/s", "FLOP/s", "FLOP/s", "FLOP/s"),
+    "TB": ("TB", "TB", "TB", "TB"),
+    "GB": ("GB", "GB", "GB", "GB"),
+    "MB": ("MB", "MB", "MB", "MB"),
+    "byte/parameter": ("bytes por parámetro", "bytes por parámetro", "bytes per parameter", "bytes per parameter"),
+    "token/s/GPU": ("tokens/s por GPU", "tokens/s por GPU", "tokens/s per GPU", "tokens/s per GPU"),
+}
+PER_UNIT = {"GPU-hour": ("por GPU-hora", "per GPU-hour"), "chip-hour": ("por chip-hora", "per chip-hour"),
+            "month": ("al mes", "a month")}
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+DASH = "–"
+
+
+def locale(lang: str) -> str:
+    try:
+        return LOCALES[lang]
+    except KeyError:
+        raise ValueError(f"unknown language '{lang}': use one of {', '.join(LANGS)}") from None
+
+
+def _finite(x) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"cannot format {x!r}: not a finite number")
+    return float(x)
+
+
+def _pattern(kind: str, lang: str, decimals: int) -> str:
+    loc = Locale.parse(locale(lang))
+    base = (loc.percent_formats if kind == "percent" else loc.decimal_formats)[None].pattern
+    integer = base.split(";")[0].replace("#,##0.###", "#,##0")
+    return integer.replace("0", "0." + "0" * decimals, 1) if decimals else integer
+
+
+def number(x: float, lang: str, decimals: int = 0) -> str:
+    """1.428.480 (es) / 1,428,480 (en)."""
+    return format_decimal(round(_finite(x), decimals), format=_pattern("decimal", lang, decimals), locale=locale(lang))
+
+
+def percent(fraction: float, lang: str, decimals: int = 1) -> str:
+    """46,2 % (es) / 46.2% (en) from 0.462."""
+    return format_percent(_finite(fraction), format=_pattern("percent", lang, decimals), locale=locale(lang))
+
+
+def compact(x: float, lang: str, decimals: int = 1) -> str:
+    """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion."""
+    return format_compact_decimal(_finite(x), format_type="long", locale=locale(lang), fraction_digits=decimals)
+
+
+def scientific(x: float, lang: str, decimals: int = 2) -> str:
+    """2,56 × 10²⁴ (es) / 2.56 × 10²⁴ (en)."""
+    x = _finite(x)
+    if x == 0:
+        return number(0, lang)
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = x / 10**exponent
+    if round(mantissa, decimals) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{number(mantissa, lang, decimals)} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def date(d: dt.date, lang: str) -> str:
+    """21 de marzo de 2023 / March 21, 2023."""
+    if not isinstance(d, dt.date):
+        raise ValueError(f"cannot format {d!r}: not a date")
+    return format_date(d, format="long", locale=locale(lang))
+
+
+def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
+    """3,29 US$ / $3.29 (Babel's CLDR symbols and placement)."""
+    loc = Locale.parse(locale(lang))
+    pattern = loc.currency_formats["standard"].pattern.split(";")[0]
+    if decimals == 0:
+        pattern = pattern.replace("#,##0.00", "#,##0")
+    return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
+
+
+def _scale(x: float) -> float:
+    """The power of 1,000 (thousand, million, ...) that Babel's long compact form uses for x."""
+    x = abs(x)
+    return 1e12 if x >= 1e12 else 1e9 if x >= 1e9 else 1e6 if x >= 1e6 else 1e3 if x >= 1e3 else 1
+
+
+def _short(v: float, lang: str, decimals: int) -> str:
+    """A number with `decimals`, or none when it rounds to a whole number: 9, 5,7."""
+    r = round(v, decimals)
+    return number(r, lang, 0 if r == int(r) else decimals)
+
+
+def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1) -> str:
+    """5,7 millones de dólares / $5.7 million; with `high`, a range in one unit:
+    9–23 millones de dólares / $9–23 million."""
+    high = _finite(low if high is None else high)
+    low = _finite(low)
+    if low > high:
+        raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    scale = _scale(high)
+    if scale < 1e3:
+        text = money(low, currency, lang)
+        return text if low == high else f"{text}{DASH}{money(high, currency, lang)}"
+    word = compact(high, lang, decimals).split(" ", 1)[1]
+    ends = [_short(v / scale, lang, decimals) for v in (low, high)]
+    body = ends[0] if low == high else f"{ends[0]}{DASH}{ends[1]}"
+    if locale(lang) == "es_ES":
+        link = " de " if word.startswith(("millón", "millones", "billón", "billones")) else " "
+        return f"{body} {word}{link}{CURRENCY_WORDS['es'].get(currency, currency)}"
+    return f"{get_currency_symbol(currency, locale=locale(lang))}{body} {word}"
+
+
+def unit_word(unit: str, lang: str, value: float = 2) -> str:
+    try:
+        es_one, es_many, en_one, en_many = UNIT_WORDS[unit]
+    except KeyError:
+        raise ValueError(f"no words for unit '{unit}'") from None
+    one = value == 1
+    return (es_one if one else es_many) if locale(lang) == "es_ES" else (en_one if one else en_many)
+
+
+def per_unit(unit: str, lang: str) -> str:
+    es, en = PER_UNIT[unit]
+    return es if locale(lang) == "es_ES" else en

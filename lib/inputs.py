@@ -1,0 +1,152 @@
+"""Sourced inputs: load lib/data/inputs/*.toml, check every entry's provenance.
+
+An input is data, never a literal in code. Loading fails with a message that
+names the input when its source is missing, its source key is not in the
+book's BibTeX file, its unit is unknown, or a price has no date.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from pybtex.database import parse_file
+
+DATA_DIR = Path(__file__).parent / "data" / "inputs"
+BOOK_DIR = Path(__file__).resolve().parent.parent / "book"
+
+UNITS = {
+    "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count",
+    "ratio", "TB", "GB", "MB", "byte/parameter", "FLOP", "FLOP/s",
+    "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
+    "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
+}
+# Prices and rates change: these must say when they were seen.
+DATED_UNITS = {"USD/GPU-hour", "USD/chip-hour", "USD/month"}
+REQUIRED = ("unit", "source", "locator", "quote")
+
+
+class InputError(ValueError):
+    """An input in inputs.toml is malformed or lacks provenance."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Input:
+    name: str
+    unit: str
+    source: str
+    locator: str
+    quote: str
+    value: float | str | dt.date | None = None
+    low: float | None = None
+    high: float | None = None
+    seen: dt.date | None = None
+
+    @property
+    def is_range(self) -> bool:
+        return self.value is None
+
+
+def bib_files() -> list[Path]:
+    return sorted(BOOK_DIR.glob("*.bib"))
+
+
+def bib_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in bib_files():
+        keys |= set(parse_file(str(path)).entries.keys())
+    return keys
+
+
+def read_tables(folder: Path) -> dict[str, dict]:
+    """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error."""
+    merged: dict[str, dict] = {}
+    for path in sorted(folder.glob("*.toml")):
+        with open(path, "rb") as fh:
+            tables = tomllib.load(fh)
+        twice = sorted(set(tables) & set(merged))
+        if twice:
+            raise ValueError(f"{path.name} defines again: {', '.join(twice)}")
+        merged.update(tables)
+    return merged
+
+
+def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
+    missing = [field for field in REQUIRED if not raw.get(field)]
+    if missing:
+        raise InputError(f"input '{name}' has no {', '.join(missing)}")
+    if raw["source"] not in keys:
+        raise InputError(f"input '{name}' cites source '{raw['source']}', which is in no .bib file of book/")
+    if raw["unit"] not in UNITS:
+        raise InputError(f"input '{name}' has unknown unit '{raw['unit']}'")
+    if raw["unit"] in DATED_UNITS and not isinstance(raw.get("seen"), dt.date):
+        raise InputError(f"input '{name}' is a price and needs 'seen', the date it was read")
+    has_value = "value" in raw
+    has_range = "low" in raw and "high" in raw
+    if has_value == has_range:
+        raise InputError(f"input '{name}' needs either 'value' or both 'low' and 'high'")
+    numbers = [raw[k] for k in ("value", "low", "high") if k in raw and isinstance(raw[k], (int, float))]
+    for number in numbers:
+        if isinstance(number, bool) or not math.isfinite(number) or number < 0:
+            raise InputError(f"input '{name}' has a value that is not a finite, non-negative number: {number!r}")
+    if has_range and not raw["low"] <= raw["high"]:
+        raise InputError(f"input '{name}' has low > high")
+    known = {f.name for f in dataclasses.fields(Input)} - {"name"}
+    extra = set(raw) - known
+    if extra:
+        raise InputError(f"input '{name}' has unknown fields: {', '.join(sorted(extra))}")
+    fields = dict(raw)
+    for k in ("value", "low", "high"):
+        if isinstance(fields.get(k), int) and not isinstance(fields.get(k), bool):
+            fields[k] = float(fields[k])
+    return Input(name=name, **fields)
+
+
+class Inputs(Mapping):
+    """All sourced inputs by name; `inputs.opt_gpus` is the value of that input."""
+
+    def __init__(self, entries: Mapping[str, Input]):
+        self._entries = dict(entries)
+
+    def __getitem__(self, name: str) -> Input:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise KeyError(f"no sourced input named '{name}'") from None
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        entry = self[name]
+        return (entry.low, entry.high) if entry.is_range else entry.value
+
+    def replace(self, name: str, **changes) -> "Inputs":
+        """A copy with one input changed (for what-if cells and sensitivity tests)."""
+        entries = dict(self._entries)
+        entries[name] = dataclasses.replace(self[name], **changes)
+        return Inputs(entries)
+
+    def scaled(self, name: str, factor: float) -> "Inputs":
+        """A copy with one numeric input multiplied by `factor`."""
+        entry = self[name]
+        if entry.is_range:
+            return self.replace(name, low=entry.low * factor, high=entry.high * factor)
+        if not isinstance(entry.value, float):
+            raise ValueError(f"input '{name}' is not a number and cannot be scaled")
+        return self.replace(name, value=entry.value * factor)
+
+
+def load_inputs(data_dir: Path = DATA_DIR) -> Inputs:
+    raw = read_tables(data_dir)
+    keys = bib_keys()
+    return Inputs({name: _check(name, entry, keys) for name, entry in raw.items()})

@@ -1,0 +1,40 @@
+"""Re-execute chapter notebooks in place, so their committed outputs (what nbval
+compares) match the current lib and inputs.
+
+    python -m lib.notebooks book/es/article1.ipynb book/en/article1.ipynb
+
+Run it after changing lib/ or an input on purpose (`make notebooks`); review the diff
+of the notebooks: every glued number that moved shows there.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    # Widget state holds random model ids: keep it out of the committed file.
+    nb.metadata.pop("widgets", None)
+    nbformat.write(nb, path)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python -m lib.notebooks NOTEBOOK.ipynb ...", file=sys.stderr)
+        return 2
+    for name in argv:
+        print(f"executing {name}")
+        execute(Path(name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

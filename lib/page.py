@@ -1,0 +1,135 @@
+"""What a chapter notebook calls: check an article's claims and glue every figure
+into the page, formatted for the page's language.
+
+Glue keys, for a claim id such as A1-opt-cost:
+  A1-opt-cost.box        the claim's card (quote, stated, recomputed, verdict, context, sources): {glue:md}
+  A1-opt-cost.verdict    verdict label in the page's language: {glue:text}
+  A1-opt-cost.stated / .sourced / .as_stated / .<figure>   formatted figures: {glue:text}
+  A1-opt-cost.raw        every figure unformatted, for nbval to compare exactly (not shown)
+"""
+
+from __future__ import annotations
+
+from IPython.display import Markdown
+from myst_nb import glue
+
+from . import compute, fmt
+from .claims import DEFAULT_TOLERANCE, Checked, check_all, verdict_label
+from .figure import Figure
+from .inputs import Input, Inputs, load_inputs
+
+WORDS = {
+    "es": {"stated": "Dice el artículo", "recomputed": "Recalculado", "as_stated": "Con las entradas del artículo",
+           "sources": "Fuentes", "none": "ninguna fuente primaria encontrada", "article": "artículo",
+           "qualitative": "afirmación cualitativa"},
+    "en": {"stated": "The article says", "recomputed": "Recomputed", "as_stated": "With the article's inputs",
+           "sources": "Sources", "none": "no primary source found", "article": "article",
+           "qualitative": "qualitative claim"},
+}
+
+
+TABLE = {
+    "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
+    "en": ("input", "value", "source", "where", "seen on"),
+}
+
+
+def words(lang: str) -> dict:
+    try:
+        return WORDS[lang]
+    except KeyError:
+        raise ValueError(f"unknown language '{lang}': use one of {', '.join(WORDS)}") from None
+
+
+def card(checked: Checked, lang: str) -> str:
+    """The claim's card as MyST Markdown (an admonition coloured by its verdict)."""
+    w = words(lang)
+    claim, result = checked.claim, checked.result
+    quote = f'<q lang="es">{claim.quote}</q>'
+    if lang != "es":
+        quote += f" ({claim.quote_en})"
+    stated = claim.stated.format(lang) if claim.stated else w["qualitative"]
+    recomputed = result.sourced.format(lang) if result.sourced else w["none"]
+    lines = [
+        f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
+        f":class: claim verdict-{checked.verdict}",
+        f"{quote}",
+        "",
+        f"**{w['stated']}:** {stated} · **{w['recomputed']}:** {recomputed}"
+        + (f" · **{w['as_stated']}:** {result.as_stated.format(lang)}" if result.as_stated else ""),
+        "",
+        checked.context(lang),
+        "",
+        f"**{w['sources']}:** " + (f"{{cite:p}}`{','.join(claim.sources)}`" if claim.sources else w["none"]),
+        ":::",
+    ]
+    return "\n".join(lines)
+
+
+def show(value: float, unit: str, lang: str, **style) -> str:
+    """A number with its unit, formatted for `lang` (for the cells that show their arithmetic)."""
+    return Figure.of(value, unit, **style).format(lang)
+
+
+def input_figure(entry: Input) -> Figure:
+    """A sourced input as a figure: dates and texts as they are, large numbers in compact form."""
+    if entry.unit == "date":
+        return Figure.on(entry.value)
+    if entry.unit == "text":
+        return Figure.says(entry.value)
+    low, high = (entry.low, entry.high) if entry.is_range else (entry.value, entry.value)
+    unit = "" if entry.unit in ("ratio", "dimension", "rank") else entry.unit
+    large = high >= 1e6 and unit not in ("GPU-hour", "chip-hour")
+    decimals = 0 if float(high).is_integer() and not large else 2
+    return Figure.between(low, high, unit, compact=large, decimals=decimals)
+
+
+def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
+    """Every sourced input as a MyST table: value, source, where in it, and when it was seen."""
+    head = TABLE[lang]
+    inputs = load_inputs() if inputs is None else inputs
+    rows = [f"| {' | '.join(head)} |", "|" + "---|" * len(head)]
+    for name, entry in inputs.items():
+        seen = fmt.date(entry.seen, lang) if entry.seen else ""
+        cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.locator, seen]
+        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[Checked]:
+    """Check every claim of `article` and glue its card and figures for `lang`."""
+    words(lang)
+    checked = check_all(inputs, article)
+    for c in checked:
+        key = c.claim.id
+        glue(f"{key}.box", Markdown(card(c, lang)), display=False)
+        glue(f"{key}.verdict", c.verdict_label(lang), display=False)
+        glue(f"{key}.context", c.context(lang), display=False)
+        figures = c.figures()
+        for name, figure in figures.items():
+            glue(f"{key}.{name}", figure.format(lang), display=False)
+        glue(f"{key}.raw", {name: f.raw() for name, f in sorted(figures.items())} | {"verdict": c.verdict},
+             display=False)
+    return checked
+
+
+def glue_verdict_counts(checked: list[Checked], lang: str, prefix: str) -> None:
+    for verdict in ("holds", "context", "wrong", "unverified"):
+        n = sum(c.verdict == verdict for c in checked)
+        glue(f"{prefix}.count.{verdict}", fmt.number(n, lang), display=False)
+        glue(f"{prefix}.label.{verdict}", verdict_label(verdict, lang), display=False)
+
+
+def glue_method(lang: str) -> None:
+    """The figures of the method page: the inputs table, conventions and data dates."""
+    words(lang)
+    inputs = load_inputs()
+    glue("method.inputs", Markdown(inputs_table(lang, inputs)), display=False)
+    glue("method.hours_per_month", fmt.number(compute.HOURS_PER_MONTH, lang), display=False)
+    glue("method.ecb_last", fmt.date(compute.last_ecb_date(), lang), display=False)
+    glue("method.default_tolerance", fmt.percent(DEFAULT_TOLERANCE, lang, 0), display=False)
+    glue("method.flops_per_param_token", fmt.number(inputs.flops_per_param_token, lang), display=False)
+    seen = sorted({entry.seen for entry in inputs.values() if entry.seen})
+    glue("method.seen_dates", ", ".join(fmt.date(d, lang) for d in seen), display=False)
+    for verdict in ("holds", "context", "wrong", "unverified"):
+        glue(f"method.label.{verdict}", verdict_label(verdict, lang), display=False)

@@ -1,0 +1,240 @@
+"""How each claim of article 2 is recomputed from sourced inputs (`i`) and, where the
+article's own figure is part of the check, from its stated figures (`c`)."""
+
+from __future__ import annotations
+
+import math
+
+from .. import compute as k
+from ..claims import Recomputed, recomputes
+from ..figure import Figure
+
+F = Figure.of
+
+
+# ---------------------------------------------------------------- arithmetic not in lib.compute
+
+def months_to_hours(months: float) -> float:
+    """Hours in `months` of wall clock, at the cloud convention of 730 hours a month."""
+    if isinstance(months, bool) or not isinstance(months, (int, float)) or not math.isfinite(months) or months <= 0:
+        raise ValueError(f"months must be a positive number, got {months!r}")
+    return months * k.HOURS_PER_MONTH
+
+
+def throughput_hours(tokens: float, tokens_per_second_per_device: float, devices: float) -> float:
+    """Wall-clock hours to process `tokens` at a measured throughput per device on `devices`."""
+    for name, x in (("tokens", tokens), ("tokens_per_second_per_device", tokens_per_second_per_device),
+                    ("devices", devices)):
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x <= 0:
+            raise ValueError(f"{name} must be a positive number, got {x!r}")
+    return tokens / (tokens_per_second_per_device * devices) / k.SECONDS_PER_HOUR
+
+
+def _year(i, name: str) -> Figure:
+    """The year a dated price was seen (the day of 2022 prices was not recorded)."""
+    return Figure.of(i[name].seen.year, "calendar-year")
+
+
+# ---------------------------------------------------------------- DGX Cloud
+
+@recomputes("A2-dgx-gpus")
+def _(i, c):
+    return Recomputed(
+        F(i.dgx_h100_gpus, "GPU"),
+        figures={"a100": F(i.dgx_a100_gpus, "GPU"), "announced": Figure.on(i.dgx_cloud_announced)},
+    )
+
+
+@recomputes("A2-dgx-memory")
+def _(i, c):
+    h100_node = i.dgx_h100_gpus * i.h100_sxm_memory
+    a100_node = i.dgx_a100_gpus * i.a100_80gb_memory
+    return Recomputed(
+        Figure.between(min(h100_node, a100_node), max(h100_node, a100_node), "GB"),
+        figures={"gpus": F(i.dgx_h100_gpus, "GPU"), "gpu_memory": F(i.h100_sxm_memory, "GB")},
+    )
+
+
+def dgx_price_per_gpu_hour(i) -> float:
+    return k.monthly_to_hourly(i.dgx_cloud_price_month, i.dgx_h100_gpus)
+
+
+@recomputes("A2-dgx-price")
+def _(i, c):
+    day = i.dgx_cloud_announced
+    per_gpu_hour = dgx_price_per_gpu_hour(i)
+    return Recomputed(
+        F(k.convert(i.dgx_cloud_price_month, "USD", "EUR", day), "EUR", decimals=1),
+        # The article's figure, if it simply read the dollar list price as euros.
+        as_stated=F(i.dgx_cloud_price_month, "EUR", decimals=1),
+        figures={
+            "usd_month": F(i.dgx_cloud_price_month, "USD/month"),
+            "announced": Figure.on(day),
+            "rate": F(k.ecb_rate("USD", day), "", decimals=4),
+            "gpus": F(i.dgx_h100_gpus, "GPU"),
+            "hours": F(k.HOURS_PER_MONTH, "hour"),
+            "per_gpu_hour": F(per_gpu_hour, "USD/GPU-hour"),
+            "lambda_2023": F(i.lambda_h100_sxm_8x_2023, "USD/GPU-hour"),
+            "lambda_2023_seen": Figure.on(i["lambda_h100_sxm_8x_2023"].seen),
+            "cheaper": F(1 - i.lambda_h100_sxm_8x_2023 / per_gpu_hour, "fraction", decimals=0),
+            "lambda_h100": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+            "lambda_seen": Figure.on(i["lambda_h100_sxm_8x"].seen),
+        },
+    )
+
+
+@recomputes("A2-dgx-scale")
+def _(i, c):
+    # No source, primary or secondary, gives this figure: nothing to recompute from.
+    return Recomputed(None)
+
+
+# ---------------------------------------------------------------- what training large models costs
+
+@recomputes("A2-msft")
+def _(i, c):
+    return Recomputed(
+        Figure(low=i.msft_supercomputer_cost_min, high=math.inf, unit="USD"),
+        figures={"reported": Figure.on(i.msft_report_date)},
+    )
+
+
+def palm_chip_hours(i) -> dict[str, float]:
+    """PaLM 540B's TPU v4 chip-hours: needed at the paper's hardware utilisation,
+    its main phase, and all that the paper reports."""
+    main = k.gpu_hours(i.palm_chips_main, i.palm_hours_main)
+    return {
+        "needed": k.flops_to_device_hours(i.palm_flops, i.tpu_v4_peak, i.palm_hfu),
+        "main": main,
+        "reported": main + k.gpu_hours(i.palm_chips_second, i.palm_hours_second),
+    }
+
+
+@recomputes("A2-palm-cost")
+def _(i, c):
+    hours = palm_chip_hours(i)
+    low = k.rental_cost(hours["needed"], i.tpu_v4_price_1yr)
+    mid = k.rental_cost(hours["reported"], i.tpu_v4_price_1yr)
+    high = k.rental_cost(hours["main"], i.tpu_v4_price_on_demand)
+    money = {"unit": "USD", "decimals": 1}
+    return Recomputed(
+        Figure.between(low, high, **money),
+        figures={
+            "params": F(i.palm_params, "parameter", compact=True, decimals=0),
+            "flops": F(i.palm_flops, "FLOP"),
+            "hfu": F(i.palm_hfu, "fraction", decimals=1),
+            "mfu": F(i.palm_mfu, "fraction", decimals=1),
+            "peak": F(i.tpu_v4_peak / 1e12, ""),
+            "needed": F(hours["needed"], "chip-hour", compact=True, decimals=2),
+            "reported": F(hours["reported"], "chip-hour", compact=True, decimals=2),
+            "main_phase": F(hours["main"], "chip-hour", compact=True, decimals=2),
+            "price_1yr": F(i.tpu_v4_price_1yr, "USD/chip-hour"),
+            "price_on_demand": F(i.tpu_v4_price_on_demand, "USD/chip-hour"),
+            "price_year": _year(i, "tpu_v4_price_1yr"),
+            "low": F(low, **money),
+            "mid": F(mid, **money),
+            "high": F(high, **money),
+            "all_on_demand": F(k.rental_cost(hours["reported"], i.tpu_v4_price_on_demand), **money),
+            "heim": Figure.between(*i.heim_palm_cost, "USD"),
+            "heim_earlier": Figure.between(*i.heim_palm_cost_earlier, "USD"),
+            "epoch": F(i.epoch_palm_cost, **money),
+            "aiindex": F(i.aiindex_palm_cost, **money),
+        },
+    )
+
+
+def llama_project_gpu_hours(i) -> float:
+    return k.gpu_hours(i.llama_gpus, months_to_hours(i.llama_project_months))
+
+
+@recomputes("A2-llama-cost")
+def _(i, c):
+    hours = i.llama_65b_gpu_hours
+    on_demand = (i.azure_a100_2022_on_demand, i.aws_a100_2022_on_demand)
+    three_year = (i.azure_a100_2022_3yr, i.aws_a100_2022_3yr)
+    cheapest = k.rental_cost(hours, min(three_year))
+    dearest = k.rental_cost(hours, max(on_demand))
+    project = llama_project_gpu_hours(i)
+    money = {"unit": "USD", "decimals": 1}
+    return Recomputed(
+        Figure.between(cheapest, dearest, **money),
+        figures={
+            "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
+            "gpu_hours": F(hours, "GPU-hour"),
+            "implied_price": F(c["A2-llama-cost"].stated.value / hours, "USD/GPU-hour"),
+            "price_year": _year(i, "azure_a100_2022_on_demand"),
+            "azure_od": F(i.azure_a100_2022_on_demand, "USD/GPU-hour"),
+            "azure_od_cost": F(k.rental_cost(hours, i.azure_a100_2022_on_demand), **money),
+            "aws_od": F(i.aws_a100_2022_on_demand, "USD/GPU-hour"),
+            "aws_od_cost": F(k.rental_cost(hours, i.aws_a100_2022_on_demand), **money),
+            "azure_3yr": F(i.azure_a100_2022_3yr, "USD/GPU-hour"),
+            "azure_3yr_cost": F(k.rental_cost(hours, i.azure_a100_2022_3yr), **money),
+            "epoch": F(i.epoch_llama65b_cost, **money),
+            "gpus": F(i.llama_gpus, "GPU"),
+            "months": F(i.llama_project_months, "count"),
+            "project_gpu_hours": F(project, "GPU-hour", compact=True, decimals=1),
+            "project_ratio": F(project / hours, "times", decimals=1),
+        },
+    )
+
+
+@recomputes("A2-llama-days")
+def _(i, c):
+    hours = throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus)
+    return Recomputed(
+        F(hours / k.HOURS_PER_DAY, "day", decimals=1),
+        figures={
+            "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
+            "tps": F(i.llama_tokens_per_sec_per_gpu, "token/s/GPU"),
+            "gpus": F(i.llama_gpus, "GPU"),
+            "tokens": F(i.llama_tokens, "token", compact=True, decimals=1),
+            "paper_days": F(i.llama_paper_days, "day"),
+            "gpu_hours": F(i.llama_65b_gpu_hours, "GPU-hour"),
+            "table_days": F(i.llama_65b_gpu_hours / i.llama_gpus / k.HOURS_PER_DAY, "day", decimals=1),
+        },
+    )
+
+
+@recomputes("A2-llama-gpus")
+def _(i, c):
+    return Recomputed(
+        F(i.llama_gpus, "GPU"),
+        figures={
+            "memory": F(i.a100_80gb_memory, "GB"),
+            "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
+        },
+    )
+
+
+# ---------------------------------------------------------------- cheaper newcomers
+
+def llama_utilisation(i) -> float:
+    """LLaMA-65B's model FLOPs utilisation on A100s, from its measured throughput:
+    6 × parameters × tokens/s per GPU, over the A100's bf16 peak."""
+    achieved = k.training_flops(i.llama_65b_params, i.llama_tokens_per_sec_per_gpu, i.flops_per_param_token)
+    return achieved / i.a100_bf16_peak
+
+
+@recomputes("A2-mosaic")
+def _(i, c):
+    flops = k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
+    utilisation = llama_utilisation(i)
+    a100_hours = k.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
+    return Recomputed(
+        F(i.mosaic_cost, "USD"),
+        figures={
+            "params": F(i.mosaic_params, "parameter", compact=True, decimals=0),
+            "tokens": F(i.mosaic_tokens, "token", compact=True, decimals=0),
+            "ratio": F(i.mosaic_tokens / i.mosaic_params, "", decimals=1),
+            "chinchilla": F(i.chinchilla_tokens / i.chinchilla_params, "", decimals=0),
+            "flops": F(flops, "FLOP"),
+            "mfu": F(utilisation, "fraction", decimals=0),
+            "a100_hours": F(a100_hours, "GPU-hour", compact=True, decimals=0),
+            "gpus": F(i.mosaic_gpus, "GPU"),
+            "days": F(a100_hours / i.mosaic_gpus / k.HOURS_PER_DAY, "day"),
+            "implied_price": F(i.mosaic_cost / a100_hours, "USD/GPU-hour"),
+            "price_year": _year(i, "azure_a100_2022_3yr"),
+            "azure_3yr": F(i.azure_a100_2022_3yr, "USD/GPU-hour"),
+            "azure_1yr": F(i.azure_a100_2022_1yr, "USD/GPU-hour"),
+        },
+    )
