@@ -69,14 +69,16 @@ class Figure:
             return ("más de " if fmt.locale(lang) == "es_ES" else "more than ") + dataclasses.replace(
                 self, high=self.low
             ).format(lang)
-        if self.low == 0 and self.high > 0 and self.unit not in CURRENCIES:
+        if self.low == 0 and self.high > 0:
             return ("menos de " if fmt.locale(lang) == "es_ES" else "less than ") + dataclasses.replace(
                 self, low=self.high
             ).format(lang)
         if self.unit in CURRENCIES:
-            if self.high >= 1e4:
+            if self.high >= 1e6:
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
-            return self._range(lambda v: fmt.money(v, self.unit, lang, self.decimals))
+            # Cents only for amounts under a thousand: "223,44 US$", but "34.335 €".
+            decimals = self.decimals if self.high < 1e3 else 0
+            return self._range(lambda v: fmt.money(v, self.unit, lang, decimals))
         if self.unit in PRICES:
             currency, per = PRICES[self.unit]
             decimals = 2 if per != "month" else 0
@@ -92,7 +94,7 @@ class Figure:
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
         word = fmt.unit_word(self.unit, lang, self.high) if self.unit else ""
-        if self.compact and word and fmt.locale(lang) == "es_ES" and number.endswith(("millones", "millón", "billones", "billón")):
+        if self.compact and word and fmt.locale(lang) == "es_ES" and number.endswith(fmt.TAKES_DE):
             word = "de " + word
         return f"{number} {word}".strip()
 

@@ -56,6 +56,8 @@ PER_UNIT = {"GPU-hour": ("por GPU-hora", "per GPU-hour"), "chip-hour": ("por chi
             "month": ("al mes", "a month")}
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 DASH = "–"
+# Spanish says "5 millones de dólares" but "450 mil dólares": these scale words take "de".
+TAKES_DE = ("millón", "millones", "billón", "billones")
 
 
 def locale(lang: str) -> str:
@@ -116,8 +118,7 @@ def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
     """3,29 US$ / $3.29 (Babel's CLDR symbols and placement)."""
     loc = Locale.parse(locale(lang))
     pattern = loc.currency_formats["standard"].pattern.split(";")[0]
-    if decimals == 0:
-        pattern = pattern.replace("#,##0.00", "#,##0")
+    pattern = pattern.replace("#,##0.00", "#,##0" + ("." + "0" * decimals if decimals else ""))
     return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
 
 
@@ -148,7 +149,7 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     ends = [_short(v / scale, lang, decimals) for v in (low, high)]
     body = ends[0] if low == high else f"{ends[0]}{DASH}{ends[1]}"
     if locale(lang) == "es_ES":
-        link = " de " if word.startswith(("millón", "millones", "billón", "billones")) else " "
+        link = " de " if word.endswith(TAKES_DE) else " "
         return f"{body} {word}{link}{CURRENCY_WORDS['es'].get(currency, currency)}"
     return f"{get_currency_symbol(currency, locale=locale(lang))}{body} {word}"
 

@@ -126,6 +126,7 @@ def glue_method(lang: str) -> None:
     inputs = load_inputs()
     glue("method.inputs", Markdown(inputs_table(lang, inputs)), display=False)
     glue("method.hours_per_month", fmt.number(compute.HOURS_PER_MONTH, lang), display=False)
+    glue("method.seconds_per_hour", fmt.number(compute.SECONDS_PER_HOUR, lang), display=False)
     glue("method.ecb_last", fmt.date(compute.last_ecb_date(), lang), display=False)
     glue("method.default_tolerance", fmt.percent(DEFAULT_TOLERANCE, lang, 0), display=False)
     glue("method.flops_per_param_token", fmt.number(inputs.flops_per_param_token, lang), display=False)

@@ -126,7 +126,7 @@ def _(i, c):
             "mfu": F(i.palm_mfu, "fraction", decimals=1),
             "peak": F(i.tpu_v4_peak / 1e12, ""),
             "needed": F(hours["needed"], "chip-hour", compact=True, decimals=2),
-            "reported": F(hours["reported"], "chip-hour", compact=True, decimals=2),
+            "reported": F(hours["reported"], "chip-hour"),
             "main_phase": F(hours["main"], "chip-hour", compact=True, decimals=2),
             "price_1yr": F(i.tpu_v4_price_1yr, "USD/chip-hour"),
             "price_on_demand": F(i.tpu_v4_price_on_demand, "USD/chip-hour"),

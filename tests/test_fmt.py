@@ -1,0 +1,55 @@
+"""Numbers in each language's format, by Babel (CLDR)."""
+
+import datetime as dt
+
+import pytest
+
+from lib import fmt
+from lib.figure import Figure
+
+
+@pytest.mark.parametrize(
+    "lang, expected",
+    [("es", ["1.428.480", "46,2\u00a0%", "21 de marzo de 2023", "5,7 millones de dólares", "9–23 millones de dólares"]),
+     ("en", ["1,428,480", "46.2%", "March 21, 2023", "$5.7 million", "$9–23 million"])],
+)
+def test_guide_examples(lang, expected):
+    got = [
+        fmt.number(1428480, lang),
+        fmt.percent(0.462, lang),
+        fmt.date(dt.date(2023, 3, 21), lang),
+        fmt.money_compact(5.7e6, "USD", lang),
+        fmt.money_compact(9e6, "USD", lang, high=23e6),
+    ]
+    assert got == expected
+
+
+def test_spanish_billion_is_ten_to_the_twelve():
+    assert fmt.compact(3e12, "es", 0) == "3 billones"
+    assert fmt.compact(3e12, "en", 0) == "3 trillion"
+
+
+def test_money_keeps_currency_and_cents():
+    assert fmt.money(3.29, "USD", "en") == "$3.29"
+    assert fmt.money(3.29, "USD", "es").startswith("3,29")
+    assert fmt.money(200, "EUR", "es", 0).startswith("200")
+
+
+def test_scientific_uses_superscripts():
+    assert fmt.scientific(4.3e23, "es") == "4,30 × 10²³"
+
+
+def test_figure_open_ranges_read_as_more_or_less_than():
+    assert Figure(low=65.0, high=float("inf"), unit="hour").format("en") == "more than 65 hours"
+    assert Figure(low=0.0, high=1.0, unit="hour").format("es") == "menos de 1 hora"
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "12", None, True])
+def test_formatting_refuses_what_is_not_a_finite_number(bad):
+    with pytest.raises(ValueError, match="not a finite number"):
+        fmt.number(bad, "es")
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="unknown language 'fr'"):
+        fmt.number(1, "fr")

@@ -1,0 +1,69 @@
+"""Every sourced input has provenance; a malformed one stops the load, naming the input."""
+
+import datetime as dt
+
+import pytest
+
+from lib.inputs import DATED_UNITS, UNITS, InputError, bib_keys, load_inputs
+
+
+def test_every_input_has_provenance():
+    keys = bib_keys()
+    for name, entry in load_inputs().items():
+        assert entry.source in keys, name
+        assert entry.locator.strip() and entry.quote.strip(), name
+        assert entry.unit in UNITS, name
+        if entry.unit in DATED_UNITS:
+            assert isinstance(entry.seen, dt.date), name
+
+
+GOOD = """
+[price]
+value = 2.5
+unit = "USD/GPU-hour"
+source = "zhang2022opt"
+locator = "Table 1"
+quote = "a quote"
+seen = 2026-01-05
+"""
+
+
+def write(tmp_path, text):
+    (tmp_path / "inputs.toml").write_text(text, encoding="utf8")
+    return tmp_path
+
+
+def test_a_good_file_loads(tmp_path):
+    assert load_inputs(write(tmp_path, GOOD)).price == 2.5
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (('source = "zhang2022opt"\n', ""), "input 'price' has no source"),
+        (('source = "zhang2022opt"', 'source = "nobody2099"'), "cites source 'nobody2099', which is in no .bib file"),
+        (('unit = "USD/GPU-hour"', 'unit = "USD per hour"'), "input 'price' has unknown unit 'USD per hour'"),
+        (("seen = 2026-01-05\n", ""), "input 'price' is a price and needs 'seen'"),
+        (("value = 2.5", "value = -2.5"), "input 'price' has a value that is not a finite, non-negative number"),
+        (("value = 2.5", "value = nan"), "not a finite, non-negative number"),
+        (("value = 2.5", "low = 3\nhigh = 2"), "input 'price' has low > high"),
+        (('quote = "a quote"', 'quote = "a quote"\ncolour = "red"'), "unknown fields: colour"),
+    ],
+)
+def test_a_bad_input_stops_the_load_with_its_name(tmp_path, change, message):
+    old, new = change
+    with pytest.raises(InputError) as error:
+        load_inputs(write(tmp_path, GOOD.replace(old, new)))
+    assert message in str(error.value)
+
+
+def test_an_input_defined_twice_is_refused(tmp_path):
+    write(tmp_path, GOOD)
+    (tmp_path / "more.toml").write_text(GOOD, encoding="utf8")
+    with pytest.raises(ValueError, match="defines again: price"):
+        load_inputs(tmp_path)
+
+
+def test_unknown_input_name_is_a_clear_error():
+    with pytest.raises(KeyError, match="no sourced input named 'opt_gpu'"):
+        load_inputs().opt_gpu
