@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 
 import altair as alt
 import pandas as pd
@@ -110,3 +111,148 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     bars = base.mark_bar(color="#4c78a8")
     values = base.mark_text(align="left", dx=4).encode(text="label:N")
     return (bars + values).properties(title=text["title"], width=420, height=170, usermeta={"lang": lang})
+
+
+# ---------------------------------------------------------------- headline costs of both articles
+
+# The training costs in dollars that the two articles give, in the order drawn (cheapest first).
+# A2-dgx-price is left out: it is a monthly rental price in euros, not the cost of a training run.
+HEADLINE_CLAIMS = ("A2-mosaic", "A1-opt-cost", "A2-llama-cost", "A2-palm-cost", "A2-msft")
+# The x axis: decades of US dollars, wide enough for every figure above.
+HEADLINE_DOMAIN = (1e5, 1e9)
+
+LABELS["headline_costs"] = {
+    "es": {
+        "title": "Costes de entrenamiento en los dos artículos",
+        "subtitle": "Un triángulo marca «más de» o «menos de»; el trazo discontinuo sigue hasta el borde.",
+        "axis": "Dólares estadounidenses (escala logarítmica)",
+        "item": "Qué",
+        "kind": "Según",
+        "value": "Cifra",
+        "stated": "Dice el artículo",
+        "sourced": "Dan las fuentes",
+        "items": {
+            "A2-mosaic": "MosaicML, calidad GPT-3",
+            "A1-opt-cost": "OPT-175B (artículo 1)",
+            "A2-llama-cost": "LLaMA 65B",
+            "A2-palm-cost": "PaLM 540B",
+            "A2-msft": "Superordenador de Microsoft para OpenAI",
+        },
+    },
+    "en": {
+        "title": "Training costs in the two articles",
+        "subtitle": "A triangle marks “more than” or “less than”; the dashed line runs on to the edge.",
+        "axis": "US dollars (log scale)",
+        "item": "What",
+        "kind": "Per",
+        "value": "Figure",
+        "stated": "The article says",
+        "sourced": "The sources give",
+        "items": {
+            "A2-mosaic": "MosaicML, GPT-3 quality",
+            "A1-opt-cost": "OPT-175B (article 1)",
+            "A2-llama-cost": "LLaMA 65B",
+            "A2-palm-cost": "PaLM 540B",
+            "A2-msft": "Microsoft's supercomputer for OpenAI",
+        },
+    },
+}
+
+
+def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
+    """From lib.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
+    rows of {"claim", "kind" ("stated" or "sourced"), "figure"}, in the order of `claim_ids`.
+    Every figure must be a number in US dollars."""
+    by_id = {c.claim.id: c for c in checked}
+    missing = [cid for cid in claim_ids if cid not in by_id]
+    if missing:
+        raise ValueError(f"headline costs need claims that were not checked: {', '.join(missing)}")
+    rows = []
+    for cid in claim_ids:
+        c = by_id[cid]
+        for kind, figure in (("stated", c.claim.stated), ("sourced", c.result.sourced)):
+            if figure is None:
+                continue
+            if not figure.is_number or figure.unit != "USD":
+                raise ValueError(f"{cid}: the {kind} figure is not an amount in US dollars ({figure.unit})")
+            rows.append({"claim": cid, "kind": kind, "figure": figure})
+    return rows
+
+
+def _tick_labels(values, lang: str) -> str:
+    """A Vega expression that writes each tick value with Babel's compact words (1 millón / 1 million)."""
+    expr = "''"
+    for v in reversed(values):
+        expr = f"datum.value == {v!r} ? {json.dumps(fmt.compact(v, lang, 0), ensure_ascii=False)} : {expr}"
+    return expr
+
+
+def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
+    """Each headline cost as a range on a log axis of dollars: what the article says and what the
+    sources give, side by side. A range is a bar from low to high, a single value a dot; an open
+    bound ("more than", "less than") a triangle with a dashed line on to the edge of the axis."""
+    text = labels("headline_costs", lang)
+    edge_low, edge_high = HEADLINE_DOMAIN
+    kinds = [text["stated"], text["sourced"]]
+    records = []
+    for row in rows:
+        fig = row["figure"]
+        low, high = fig.low, fig.high
+        at_least, at_most = math.isinf(high), low == 0
+        if (low > 0 and low < edge_low) or (math.isfinite(high) and high > edge_high):
+            raise ValueError(f"{row['claim']}: {fig.raw()} falls outside the axis {HEADLINE_DOMAIN}")
+        shape = "triangle-right" if at_least else "triangle-left" if at_most else "circle" if low == high else None
+        start = edge_low if at_most else low
+        end = edge_high if at_least else high
+        # The value is written beside its mark: to the right where there is room, else to the left.
+        right = end <= edge_high / 30
+        records.append({
+            "item": text["items"][row["claim"]],
+            "kind": text[row["kind"]],
+            "low": float(start),
+            "high": float(end),
+            "point": float(low if at_least else high),
+            "shape": shape,
+            "range": shape is None,
+            "open": at_least or at_most,
+            "label": fig.format(lang),
+            "label_x": float(end if right else start),
+            "align": "left" if right else "right",
+        })
+    data = pd.DataFrame(records)
+    order = list(dict.fromkeys(data["item"]))
+    ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
+    x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    base = alt.Chart(data).encode(
+        y=alt.Y("item:N", sort=order, title=None, axis=alt.Axis(labelLimit=320, labelFontSize=12)),
+        yOffset=alt.YOffset("kind:N", sort=kinds),
+        color=alt.Color("kind:N", sort=kinds, title=None,
+                        scale=alt.Scale(domain=kinds, range=["#e45756", "#4c78a8"]),
+                        legend=alt.Legend(orient="top", labelFontSize=12)),
+        tooltip=[
+            alt.Tooltip("item:N", title=text["item"]),
+            alt.Tooltip("kind:N", title=text["kind"]),
+            alt.Tooltip("label:N", title=text["value"]),
+        ],
+    )
+    ranges = base.transform_filter("datum.range").mark_rule(strokeWidth=7, strokeCap="round").encode(
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q"
+    )
+    open_ends = base.transform_filter("datum.open").mark_rule(strokeWidth=2, strokeDash=[4, 3]).encode(
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q"
+    )
+    points = base.transform_filter("!datum.range").mark_point(filled=True, size=110, opacity=1).encode(
+        x=alt.X("point:Q", scale=x_scale, axis=x_axis), shape=alt.Shape("shape:N", scale=None, legend=None)
+    )
+    # Vega-Lite has no align channel: one text layer per side of the mark.
+    right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=11).encode(
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+    )
+    left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=11).encode(
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+    )
+    return alt.layer(ranges, open_ends, points, right_of, left_of).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=480, height=alt.Step(16), usermeta={"lang": lang},
+    )

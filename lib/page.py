@@ -134,3 +134,14 @@ def glue_method(lang: str) -> None:
     glue("method.seen_dates", ", ".join(fmt.date(d, lang) for d in seen), display=False)
     for verdict in ("holds", "context", "wrong", "unverified"):
         glue(f"method.label.{verdict}", verdict_label(verdict, lang), display=False)
+
+
+def glue_ledger(lang: str) -> list[Checked]:
+    """The ledger page: the table of every claim, and the verdict counts."""
+    from . import ledger  # ledger builds on this module
+
+    checked = check_all()
+    glue("ledger.table", Markdown(ledger.table_markdown(lang, checked)), display=False)
+    glue_verdict_counts(checked, lang, "all")
+    glue("all.count.claims", fmt.number(len(checked), lang), display=False)
+    return checked

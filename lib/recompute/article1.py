@@ -27,11 +27,16 @@ def lora_params(i) -> float:
     return k.lora_trainable_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
 
 
+def lora_reduction(i) -> float:
+    """How many times fewer parameters LoRA trains than full fine-tuning of GPT-3 175B."""
+    return i.gpt3_full_ft_trainable / lora_params(i)
+
+
 @recomputes("A1-lora-params")
 def _(i, c):
     lora = lora_params(i)
     return Recomputed(
-        F(i.gpt3_full_ft_trainable / lora, "times"),
+        F(lora_reduction(i), "times"),
         figures={
             "lora_params": F(lora, "parameter"),
             "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
@@ -266,12 +271,11 @@ def _(i, c):
 
 @recomputes("A1-three-scales")
 def _(i, c):
-    lora = lora_params(i)
     return Recomputed(
-        F(i.gpt3_full_ft_trainable / lora, "times"),
+        F(lora_reduction(i), "times"),
         figures={
             "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
-            "lora_params": F(lora, "parameter", compact=True, decimals=1),
+            "lora_params": F(lora_params(i), "parameter", compact=True, decimals=1),
             "dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
         },
     )

@@ -1,0 +1,91 @@
+"""The fact-check ledger: every claim of both articles in one table, and as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+
+from .claims import SECTIONS, Checked, check_all
+from .figure import Figure
+from .page import words
+
+COLUMNS = {
+    "es": {"id": "Id", "verdict": "Veredicto", "where": "Dónde", "quote": "Cita", "stated": "Dice el artículo",
+           "recomputed": "Recalculado", "sources": "Fuentes", "context": "Contexto", "article": "Artículo"},
+    "en": {"id": "Id", "verdict": "Verdict", "where": "Where", "quote": "Quote", "stated": "The article says",
+           "recomputed": "Recomputed", "sources": "Sources", "context": "Context", "article": "Article"},
+}
+
+
+def _where(checked: Checked, lang: str) -> str:
+    es, en = SECTIONS[checked.claim.section]
+    return f"{COLUMNS[lang]['article']} {checked.claim.article} · {es if lang == 'es' else en}"
+
+
+def _cell(figure: Figure | None, lang: str, missing: str) -> str:
+    return figure.format(lang) if figure is not None else missing
+
+
+def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
+    """One dict per claim, values formatted for `lang` (keys as in COLUMNS)."""
+    w = words(lang)
+    checked = check_all() if checked is None else checked
+    return [
+        {
+            "id": c.claim.id,
+            "verdict": c.verdict_label(lang),
+            "where": _where(c, lang),
+            "quote": c.claim.quote,
+            "stated": _cell(c.claim.stated, lang, w["qualitative"]),
+            "recomputed": _cell(c.result.sourced, lang, w["none"]),
+            "sources": list(c.claim.sources),
+            "context": c.context(lang),
+        }
+        for c in checked
+    ]
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
+    """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and filterable)."""
+    head = COLUMNS[lang]
+    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
+    lines = [
+        "```{table}",
+        ":class: ledger",
+        ":name: ledger-table",
+        "| " + " | ".join(head[k] for k in keys) + " |",
+        "|" + "---|" * len(keys),
+    ]
+    for row in rows(lang, checked):
+        cells = dict(row, quote=f"«{row['quote']}»", sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
+        lines.append("| " + " | ".join(_escape(str(cells[k])) for k in keys) + " |")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def _bounds(figure: Figure | None) -> tuple[str, str, str]:
+    if figure is None or not figure.is_number:
+        return "", "", ""
+    high = "" if math.isinf(figure.high) else repr(figure.high)
+    return repr(figure.low), high, figure.unit
+
+
+def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
+    """The ledger as CSV: the formatted columns of the page, then the raw numbers for reuse."""
+    checked = check_all() if checked is None else checked
+    head = COLUMNS[lang]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
+    writer.writerow([head[k] for k in keys] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
+                                               "recomputed_high", "unit"])
+    for c, row in zip(checked, rows(lang, checked)):
+        stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
+        writer.writerow([row[k] if k != "sources" else " ".join(row[k]) for k in keys]
+                        + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2]])
+    return out.getvalue()

@@ -1,0 +1,61 @@
+"""The two languages say the same thing: same pages, same code but for the language,
+same glue keys with the same values."""
+
+import re
+
+import nbformat
+import pytest
+
+from .conftest import ROOT
+
+ES, EN = ROOT / "book" / "es", ROOT / "book" / "en"
+LANG_LINE = re.compile(r'^LANG = "(es|en)"$', re.M)
+
+
+def test_both_languages_have_the_same_pages():
+    names = lambda folder: sorted(p.name for p in folder.iterdir() if p.suffix in (".ipynb", ".md"))
+    assert names(ES) == names(EN)
+
+
+def notebooks():
+    return sorted(p.name for p in ES.glob("*.ipynb"))
+
+
+def glue_records(nb) -> dict:
+    records = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                records[name] = output["data"]
+    return records
+
+
+@pytest.mark.parametrize("name", notebooks())
+def test_code_is_the_same_but_for_the_language(name):
+    es, en = (nbformat.read(folder / name, 4) for folder in (ES, EN))
+    code = lambda nb: [(c.source, c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]
+    assert len(LANG_LINE.findall("\n".join(s for s, _ in code(es)))) == 1, "set LANG once per notebook"
+    assert [(LANG_LINE.sub('LANG = "en"', s), t) for s, t in code(es)] == code(en)
+    assert 'LANG = "es"' in "\n".join(s for s, _ in code(es))
+
+
+@pytest.mark.parametrize("name", notebooks())
+def test_same_glue_keys_and_same_values(name):
+    es, en = (glue_records(nbformat.read(folder / name, 4)) for folder in (ES, EN))
+    assert es, f"{name} glues nothing: has it been executed (make notebooks)?"
+    assert sorted(es) == sorted(en)
+    raw = [key for key in es if key.endswith(".raw")]
+    for key in raw:
+        assert es[key] == en[key], f"{name}: {key} differs between languages"
+
+
+@pytest.mark.parametrize("name", notebooks())
+def test_every_glued_key_is_used_only_if_glued(name):
+    """Each {glue:...} in the prose names a key the same notebook glues (a typo would fail the build)."""
+    for folder in (ES, EN):
+        nb = nbformat.read(folder / name, 4)
+        glued = set(glue_records(nb))
+        prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+        used = set(re.findall(r"\{glue:\w+\}`([^`]+)`", prose)) | set(re.findall(r"\{glue:md\} (\S+)", prose))
+        assert used <= glued, f"{folder.name}/{name}: {sorted(used - glued)}"

@@ -1,0 +1,126 @@
+"""The built site: both languages, each page in its language with links to the other,
+every claim's numbers in each language's format, and nothing loaded from another host."""
+
+import re
+from urllib.parse import urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from lib.claims import check_all
+
+from .conftest import LANGS
+
+CHAPTERS = {1: "article1", 2: "article2"}
+
+
+def pages(site, lang):
+    return sorted(p for p in (site / lang).glob("*.html") if p.name not in ("genindex.html", "search.html"))
+
+
+def soup(path):
+    return BeautifulSoup(path.read_text(encoding="utf8"), "html.parser")
+
+
+def text_of(path):
+    return re.sub(r"\s+", " ", soup(path).get_text(" ").replace("\u00a0", " "))
+
+
+def test_landing_page_offers_both_languages(built_site):
+    landing = soup(built_site / "index.html")
+    links = {a["href"] for a in landing.find_all("a")}
+    assert {"es/index.html", "en/index.html"} <= links
+    assert {s.get("lang") for s in landing.find_all("section")} == set(LANGS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_declares_its_language_and_links_to_the_other(built_site, lang):
+    other = [x for x in LANGS if x != lang][0]
+    assert pages(built_site, lang)
+    for page in pages(built_site, lang):
+        html = soup(page)
+        assert html.html["lang"] == lang, page.name
+        alternates = {l["hreflang"]: l["href"] for l in html.find_all("link", rel="alternate") if l.get("hreflang")}
+        assert set(alternates) == {*LANGS, "x-default"}, page.name
+        switch = html.select_one(f'.language-switch a[hreflang="{other}"]')
+        assert switch is not None, page.name
+        assert (page.parent / switch["href"]).resolve().exists(), f"{page.name}: {switch['href']} is not built"
+
+
+def test_theme_labels_follow_the_language(built_site):
+    es, en = (soup(built_site / lang / "article1.html") for lang in ("es", "en"))
+    assert es.find(attrs={"title": "Búsqueda"}) and not es.find(attrs={"title": "Search"})
+    assert en.find(attrs={"title": "Search"})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("article", sorted(CHAPTERS))
+def test_each_claim_shows_its_numbers_in_the_page_language(built_site, lang, article):
+    path = built_site / lang / f"{CHAPTERS[article]}.html"
+    if not path.exists():
+        pytest.fail(f"{path.name} was not built")
+    text = text_of(path)
+    for checked in check_all(article=article):
+        figures = {"verdict": checked.verdict_label(lang)}
+        for name in ("stated", "sourced", "as_stated"):
+            figure = checked.figures().get(name)
+            if figure is not None:
+                figures[name] = figure.format(lang).replace("\u00a0", " ")
+        for name, shown in figures.items():
+            assert shown in text, f"{checked.claim.id} {name} '{shown}' is not on the {lang} page"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_are_drawn_in_the_page_without_a_kernel(built_site, lang):
+    html = soup(built_site / lang / "article1.html")
+    charts = html.select("div.vega-chart")
+    assert charts and all(c.find("svg") for c in charts)
+    assert any("vega-bundle.js" in (s.get("src") or "") for s in html.find_all("script"))
+
+
+def external(url: str) -> bool:
+    parsed = urlparse(url)
+    return bool(parsed.netloc) or parsed.scheme not in ("", "file")
+
+
+def test_no_page_loads_anything_from_another_host(built_site):
+    loaded = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src",
+              "embed": "src", "object": "data"}
+    for page in sorted(built_site.rglob("*.html")):
+        html = soup(page)
+        for tag, attr in loaded.items():
+            for el in html.find_all(tag):
+                assert not external(el.get(attr) or ""), f"{page}: <{tag} {attr}={el.get(attr)}>"
+        for link in html.find_all("link"):
+            rel = set(link.get("rel") or [])
+            if rel & {"stylesheet", "preload", "modulepreload", "icon", "prefetch", "manifest"}:
+                assert not external(link.get("href") or ""), f"{page}: <link {rel} href={link.get('href')}>"
+        for style in html.find_all("style"):
+            assert not re.search(r"url\(\s*['\"]?(https?:)?//", style.text), page
+    for css in built_site.rglob("*.css"):
+        found = re.findall(r"@import\s+url\(\s*['\"]?(?:https?:)?//[^)]*|url\(\s*['\"]?(?:https?:)?//[^)]*", css.read_text(errors="ignore"))
+        assert not found, f"{css}: {found[:3]}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ledger_lists_every_claim_with_its_computed_verdict(built_site, lang):
+    table = soup(built_site / lang / "ledger.html").select_one("table.ledger")
+    assert table is not None
+    shown = {}
+    for row in table.tbody.find_all("tr"):
+        cells = [re.sub(r"\s+", " ", td.get_text(" ")).strip() for td in row.find_all("td")]
+        shown[cells[0]] = cells[1]
+    expected = {c.claim.id: c.verdict_label(lang) for c in check_all()}
+    assert shown == expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ledger_csv_is_built_from_the_registry_and_linked(built_site, lang):
+    import csv
+
+    page = soup(built_site / lang / "ledger.html")
+    link = page.select_one("a.ledger-download")
+    assert link is not None and link["href"] == "ledger.csv"
+    with open(built_site / lang / link["href"], encoding="utf8") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [(r["Id"], r["verdict_code"]) for r in rows] == [(c.claim.id, c.verdict) for c in check_all()]
