@@ -114,6 +114,11 @@ def date(d: dt.date, lang: str) -> str:
     return format_date(d, format="long", locale=locale(lang))
 
 
+def seen(when: dt.date | int, lang: str) -> str:
+    """When a price was read: a full date, or only the year where no day was recorded."""
+    return str(when) if isinstance(when, int) else date(when, lang)
+
+
 def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
     """3,29 US$ / $3.29 (Babel's CLDR symbols and placement)."""
     loc = Locale.parse(locale(lang))

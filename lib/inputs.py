@@ -25,7 +25,7 @@ UNITS = {
     "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
     "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
 }
-# Prices and rates change: these must say when they were seen.
+# Prices and rates change: these must say when they were seen (a date; a year if no day is known).
 DATED_UNITS = {"USD/GPU-hour", "USD/chip-hour", "USD/month"}
 REQUIRED = ("unit", "source", "locator", "quote")
 
@@ -44,7 +44,7 @@ class Input:
     value: float | str | dt.date | None = None
     low: float | None = None
     high: float | None = None
-    seen: dt.date | None = None
+    seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
 
     @property
     def is_range(self) -> bool:
@@ -83,8 +83,11 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
         raise InputError(f"input '{name}' cites source '{raw['source']}', which is in no .bib file of book/")
     if raw["unit"] not in UNITS:
         raise InputError(f"input '{name}' has unknown unit '{raw['unit']}'")
-    if raw["unit"] in DATED_UNITS and not isinstance(raw.get("seen"), dt.date):
-        raise InputError(f"input '{name}' is a price and needs 'seen', the date it was read")
+    seen = raw.get("seen")
+    if seen is not None and not (isinstance(seen, dt.date) or (type(seen) is int and 1990 <= seen <= 2100)):
+        raise InputError(f"input '{name}' has 'seen' = {seen!r}: give a date, or a year when no day was recorded")
+    if raw["unit"] in DATED_UNITS and seen is None:
+        raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
     has_value = "value" in raw
     has_range = "low" in raw and "high" in raw
     if has_value == has_range:

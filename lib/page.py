@@ -10,6 +10,8 @@ Glue keys, for a claim id such as A1-opt-cost:
 
 from __future__ import annotations
 
+import json
+
 from IPython.display import Markdown
 from myst_nb import glue
 
@@ -90,7 +92,7 @@ def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     inputs = load_inputs() if inputs is None else inputs
     rows = [f"| {' | '.join(head)} |", "|" + "---|" * len(head)]
     for name, entry in inputs.items():
-        seen = fmt.date(entry.seen, lang) if entry.seen else ""
+        seen = fmt.seen(entry.seen, lang) if entry.seen else ""
         cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.locator, seen]
         rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(rows)
@@ -108,8 +110,8 @@ def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[C
         figures = c.figures()
         for name, figure in figures.items():
             glue(f"{key}.{name}", figure.format(lang), display=False)
-        glue(f"{key}.raw", {name: f.raw() for name, f in sorted(figures.items())} | {"verdict": c.verdict},
-             display=False)
+        raw = {name: f.raw() for name, f in figures.items()} | {"verdict": c.verdict}
+        glue(f"{key}.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
     return checked
 
 
@@ -130,8 +132,8 @@ def glue_method(lang: str) -> None:
     glue("method.ecb_last", fmt.date(compute.last_ecb_date(), lang), display=False)
     glue("method.default_tolerance", fmt.percent(DEFAULT_TOLERANCE, lang, 0), display=False)
     glue("method.flops_per_param_token", fmt.number(inputs.flops_per_param_token, lang), display=False)
-    seen = sorted({entry.seen for entry in inputs.values() if entry.seen})
-    glue("method.seen_dates", ", ".join(fmt.date(d, lang) for d in seen), display=False)
+    seen = sorted({entry.seen for entry in inputs.values() if entry.seen}, key=lambda d: (str(d)[:4], str(d)))
+    glue("method.seen_dates", ", ".join(fmt.seen(d, lang) for d in seen), display=False)
     for verdict in ("holds", "context", "wrong", "unverified"):
         glue(f"method.label.{verdict}", verdict_label(verdict, lang), display=False)
 

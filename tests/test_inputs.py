@@ -14,7 +14,7 @@ def test_every_input_has_provenance():
         assert entry.locator.strip() and entry.quote.strip(), name
         assert entry.unit in UNITS, name
         if entry.unit in DATED_UNITS:
-            assert isinstance(entry.seen, dt.date), name
+            assert isinstance(entry.seen, (dt.date, int)), name
 
 
 GOOD = """
@@ -44,6 +44,7 @@ def test_a_good_file_loads(tmp_path):
         (('source = "zhang2022opt"', 'source = "nobody2099"'), "cites source 'nobody2099', which is in no .bib file"),
         (('unit = "USD/GPU-hour"', 'unit = "USD per hour"'), "input 'price' has unknown unit 'USD per hour'"),
         (("seen = 2026-01-05\n", ""), "input 'price' is a price and needs 'seen'"),
+        (("seen = 2026-01-05", 'seen = "January"'), "give a date, or a year when no day was recorded"),
         (("value = 2.5", "value = -2.5"), "input 'price' has a value that is not a finite, non-negative number"),
         (("value = 2.5", "value = nan"), "not a finite, non-negative number"),
         (("value = 2.5", "low = 3\nhigh = 2"), "input 'price' has low > high"),

@@ -32,7 +32,8 @@ def throughput_hours(tokens: float, tokens_per_second_per_device: float, devices
 
 def _year(i, name: str) -> Figure:
     """The year a dated price was seen (the day of 2022 prices was not recorded)."""
-    return Figure.of(i[name].seen.year, "calendar-year")
+    seen = i[name].seen
+    return Figure.of(seen if isinstance(seen, int) else seen.year, "calendar-year")
 
 
 # ---------------------------------------------------------------- DGX Cloud

@@ -1,0 +1,54 @@
+"""Each committed glued figure, by name, against what lib computes now.
+
+nbval already fails when an output moves; this test says which figure moved, by its glue
+key, with the committed and the current value side by side."""
+
+import myst_nb
+import nbformat
+import pytest
+from IPython.display import Markdown
+
+import lib.page
+
+from .conftest import LANGS, ROOT
+
+PREFIX = "application/papermill.record/"
+
+
+def committed(nb) -> dict:
+    records = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                data = output["data"]
+                records[name] = data.get(PREFIX + "text/markdown", data.get(PREFIX + "text/plain"))
+    return records
+
+
+def current(nb, monkeypatch) -> dict:
+    records = {}
+
+    def capture(name, variable, display=True):
+        records[name] = variable.data if isinstance(variable, Markdown) else repr(variable)
+
+    monkeypatch.setattr(myst_nb, "glue", capture)
+    monkeypatch.setattr(lib.page, "glue", capture)
+    namespace = {}
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "remove-cell" in cell.metadata.get("tags", []):
+            exec(compile(cell.source, "set-up cell", "exec"), namespace)
+    return records
+
+
+def notebooks():
+    return [ROOT / "book" / lang / p.name for lang in LANGS for p in sorted((ROOT / "book" / "es").glob("*.ipynb"))]
+
+
+@pytest.mark.parametrize("path", notebooks(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_committed_figures_are_what_lib_computes_now(path, monkeypatch):
+    nb = nbformat.read(path, 4)
+    before, now = committed(nb), current(nb, monkeypatch)
+    moved = [f"{key}: committed {before.get(key)!r}, now {now.get(key)!r}"
+             for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
+    assert not moved, "figures moved (run `make notebooks` if intended):\n" + "\n".join(moved[:20])
