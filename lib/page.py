@@ -115,6 +115,13 @@ def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[C
     return checked
 
 
+def glue_figures(prefix: str, figures: dict[str, Figure], lang: str) -> None:
+    """Glue named figures that belong to no single claim, as `<prefix>.<name>`."""
+    for name, figure in figures.items():
+        glue(f"{prefix}.{name}", figure.format(lang), display=False)
+    glue(f"{prefix}.raw", json.dumps({n: f.raw() for n, f in figures.items()}, sort_keys=True), display=False)
+
+
 def glue_verdict_counts(checked: list[Checked], lang: str, prefix: str) -> None:
     for verdict in ("holds", "context", "wrong", "unverified"):
         n = sum(c.verdict == verdict for c in checked)

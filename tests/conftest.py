@@ -24,3 +24,14 @@ def chapter_notebooks() -> list[Path]:
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
+
+
+def glue_records(nb) -> dict:
+    """Glue key -> the output's data (mimetype -> value), from a notebook's committed outputs."""
+    records = {}
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                records[name] = output["data"]
+    return records

@@ -10,20 +10,14 @@ from IPython.display import Markdown
 
 import lib.page
 
-from .conftest import LANGS, ROOT
+from .conftest import LANGS, ROOT, glue_records
 
 PREFIX = "application/papermill.record/"
 
 
 def committed(nb) -> dict:
-    records = {}
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                data = output["data"]
-                records[name] = data.get(PREFIX + "text/markdown", data.get(PREFIX + "text/plain"))
-    return records
+    return {name: data.get(PREFIX + "text/markdown", data.get(PREFIX + "text/plain"))
+            for name, data in glue_records(nb).items()}
 
 
 def current(nb, monkeypatch) -> dict:

@@ -6,7 +6,7 @@ import re
 import nbformat
 import pytest
 
-from .conftest import ROOT
+from .conftest import ROOT, glue_records
 
 ES, EN = ROOT / "book" / "es", ROOT / "book" / "en"
 LANG_LINE = re.compile(r'^LANG = "(es|en)"$', re.M)
@@ -19,16 +19,6 @@ def test_both_languages_have_the_same_pages():
 
 def notebooks():
     return sorted(p.name for p in ES.glob("*.ipynb"))
-
-
-def glue_records(nb) -> dict:
-    records = {}
-    for cell in nb.cells:
-        for output in cell.get("outputs", []):
-            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                records[name] = output["data"]
-    return records
 
 
 @pytest.mark.parametrize("name", notebooks())

@@ -239,3 +239,14 @@ def _(i, c):
             "azure_1yr": F(i.azure_a100_2022_1yr, "USD/GPU-hour"),
         },
     )
+
+
+def home_figures(i) -> dict[str, Figure]:
+    """The closing section's figures: LLaMA 65B's final run (Table 15) on one A100 and on one
+    eight-GPU DGX A100 node, and MosaicML's estimate in monthly fees of a DGX Cloud node."""
+    hours_per_year = k.HOURS_PER_MONTH * 12  # the cloud convention: 8,760 hours a year
+    return {
+        "one_gpu_years": F(i.llama_65b_gpu_hours / hours_per_year, "year"),
+        "node_years": F(i.llama_65b_gpu_hours / i.dgx_a100_gpus / hours_per_year, "year"),
+        "mosaic_fees": F(i.mosaic_cost / i.dgx_cloud_price_month, "count"),
+    }
