@@ -63,6 +63,8 @@ LABELS = {
             "wall_a100": "Horas de reloj × precio A100",
             "eff_h100": "Cómputo efectivo × precio H100",
             "eff_a100": "Cómputo efectivo × precio A100",
+            "what_if": "Cómputo efectivo × el precio que elijas",
+            "slider": "Tu precio (US$ por GPU-hora):",
         },
         "en": {
             "title": "OPT-175B: rental cost by inputs",
@@ -74,6 +76,8 @@ LABELS = {
             "wall_a100": "Wall-clock hours × A100 price",
             "eff_h100": "Effective compute × H100 price",
             "eff_a100": "Effective compute × A100 price",
+            "what_if": "Effective compute × a price you choose",
+            "slider": "Your price (US$ per GPU-hour):",
         },
     },
 }
@@ -84,33 +88,58 @@ def labels(chart: str, lang: str) -> dict:
     return LABELS[chart][lang]
 
 
-def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str = "opt_cost") -> alt.Chart:
+def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str = "opt_cost",
+                   what_if: str | None = None) -> alt.Chart:
     """Horizontal bars, one per scenario (label key, GPU-hours, price per GPU-hour), with the cost
-    written on each bar in the page's language."""
+    written on each bar in the page's language.
+
+    With `what_if` (a scenario's key), one more bar repeats that scenario's hours at a price the
+    reader picks with a slider: it works on the static page, with no kernel."""
     text = labels(chart, lang)
     data = pd.DataFrame(
         {
             "scenario": [text[key] for key, _, _ in rows],
             "hours": [float(h) for _, h, _ in rows],
             "price": [float(p) for _, _, p in rows],
+            "yours": False,
         }
     )
+    params = []
+    if what_if is not None:
+        keys = [key for key, _, _ in rows]
+        if what_if not in keys:
+            raise ValueError(f"what_if must be one of the scenarios ({', '.join(keys)}), got {what_if!r}")
+        row = data.iloc[keys.index(what_if)]
+        extra = {"scenario": text["what_if"], "hours": row["hours"], "price": row["price"], "yours": True}
+        data = pd.concat([data, pd.DataFrame([extra])], ignore_index=True)
+        slider = alt.binding_range(min=0, max=math.ceil(2 * data["price"].max()), step=0.01, name=text["slider"] + " ")
+        params.append(alt.param(name="price", value=float(row["price"]), bind=slider))
     data["cost"] = data["hours"] * data["price"]
     data["label"] = [fmt.money_compact(c, "USD", lang, decimals=2) for c in data["cost"]]
     order = list(data["scenario"])
-    base = alt.Chart(data).encode(
+    # The reader's bar follows the slider; the others keep their sourced price and Babel's label.
+    cost = "datum.yours ? datum.hours * price : datum.cost" if params else "datum.cost"
+    label = "datum.yours ? format(datum.hours * price, '$,.3~s') : datum.label" if params else "datum.label"
+    base = alt.Chart(data).transform_calculate(shown=cost, shown_label=label).encode(
         y=alt.Y("scenario:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
-        x=alt.X("cost:Q", title=text["cost"], axis=alt.Axis(format="~s")),
+        x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(format="~s")),
         tooltip=[
             alt.Tooltip("scenario:N", title=text["scenario"]),
             alt.Tooltip("hours:Q", title=text["hours"], format=",.0f"),
             alt.Tooltip("price:Q", title=text["price"], format=",.2f"),
-            alt.Tooltip("label:N", title=text["cost"]),
+            alt.Tooltip("shown_label:N", title=text["cost"]),
         ],
     )
-    bars = base.mark_bar(color="#4c78a8")
-    values = base.mark_text(align="left", dx=4).encode(text="label:N")
-    return (bars + values).properties(title=text["title"], width=420, height=170, usermeta={"lang": lang})
+    bars = base.mark_bar().encode(
+        color=alt.condition("datum.yours", alt.value("#f58518"), alt.value("#4c78a8"))
+    )
+    values = base.mark_text(align="left", dx=4).encode(text="shown_label:N")
+    # The description is the chart's text alternative (aria-label) for screen readers.
+    description = text["title"] + ". " + "; ".join(f"{r.scenario}: {r.label}" for r in data.itertuples())
+    layered = (bars + values).add_params(*params) if params else bars + values
+    return layered.properties(
+        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description
+    )
 
 
 # ---------------------------------------------------------------- headline costs of both articles
@@ -255,4 +284,5 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     return alt.layer(ranges, open_ends, points, right_of, left_of).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=480, height=alt.Step(16), usermeta={"lang": lang},
+        description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
     )

@@ -49,3 +49,9 @@ def test_ledger_gets_its_filter_and_sortable_headers(built_site, chromium, tmp_p
     html = dom(chromium, built_site / "en" / "ledger.html", tmp_path)
     assert 'class="ledger-filter"' in html
     assert 'title="Sort"' in html
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_price_slider_works_without_a_kernel(built_site, chromium, lang, tmp_path):
+    html = dom(chromium, built_site / lang / "article1.html", tmp_path)
+    assert re.search(r'<input type="range"[^>]*name="price"', html), "no price slider on the static page"
