@@ -21,8 +21,12 @@ def execute(path: Path) -> None:
     client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
-    # Widget state holds random model ids: keep it out of the committed file.
+    # Widgets carry random model ids: keep their state and their outputs (never shown on the
+    # site: such cells are tagged remove-output) out of the committed file.
     nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if "remove-output" in cell.get("metadata", {}).get("tags", []):
+            cell.outputs = []
     nbformat.write(nb, path)
 
 
