@@ -150,3 +150,15 @@ def prose_pieces():
 @pytest.mark.parametrize("where, text", list(prose_pieces()), ids=lambda x: x if isinstance(x, str) and len(x) < 60 else "")
 def test_no_number_is_typed_into_prose(where, text):
     assert not stray_numbers(text), f"{where}: typed numbers {stray_numbers(text)}"
+
+
+ARTICLES = {1: "000_ea543c8d103d7e16.txt", 2: "004_0dc3c25c5deb5377.txt"}
+
+
+@pytest.mark.parametrize("claim", list(load_claims().values()), ids=lambda c: c.id)
+def test_each_quote_is_the_article_s_own_words(claim):
+    path = ROOT.parent / "shared" / "articles" / ARTICLES[claim.article]
+    if not path.exists():
+        pytest.skip(f"the articles are not beside this checkout ({path.parent})")
+    text = re.sub(r"\s+", " ", path.read_text(encoding="utf8"))
+    assert re.sub(r"\s+", " ", claim.quote) in text, f"{claim.id}: the quote is not verbatim in the article"

@@ -53,3 +53,8 @@ def test_formatting_refuses_what_is_not_a_finite_number(bad):
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         fmt.number(1, "fr")
+
+
+def test_a_figure_in_an_unknown_unit_is_refused():
+    with pytest.raises(ValueError, match="no words for unit 'furlong'"):
+        Figure.of(3, "furlong").format("en")
