@@ -40,6 +40,17 @@ def days_to_hours(days: float) -> float:
     return _number("days", days) * HOURS_PER_DAY
 
 
+def months_to_hours(months: float) -> float:
+    """Hours in `months` of wall clock, at the cloud convention of 730 hours a month."""
+    return _number("months", months) * HOURS_PER_MONTH
+
+
+def throughput_hours(tokens: float, tokens_per_second_per_device: float, devices: float) -> float:
+    """Wall-clock hours to process `tokens` at a measured throughput per device on `devices`."""
+    rate = _number("tokens_per_second_per_device", tokens_per_second_per_device) * _number("devices", devices)
+    return _number("tokens", tokens) / rate / SECONDS_PER_HOUR
+
+
 def rental_cost(gpu_hours: float, price_per_gpu_hour: float) -> float:
     """Cost of renting `gpu_hours` at a price per GPU-hour (same currency out as in)."""
     return _number("gpu_hours", gpu_hours) * _number("price_per_gpu_hour", price_per_gpu_hour)

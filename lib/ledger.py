@@ -8,7 +8,7 @@ import math
 
 from .claims import SECTIONS, Checked, check_all
 from .figure import Figure
-from .page import words
+from .page import table_cell, words
 
 COLUMNS = {
     "es": {"id": "Id", "verdict": "Veredicto", "where": "Dónde", "quote": "Cita", "stated": "Dice el artículo",
@@ -46,10 +46,6 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     ]
 
 
-def _escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
     """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and filterable)."""
     head = COLUMNS[lang]
@@ -63,7 +59,7 @@ def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
     ]
     for row in rows(lang, checked):
         cells = dict(row, quote=f"«{row['quote']}»", sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
-        lines.append("| " + " | ".join(_escape(str(cells[k])) for k in keys) + " |")
+        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in keys) + " |")
     lines.append("```")
     return "\n".join(lines)
 

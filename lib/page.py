@@ -86,6 +86,11 @@ def input_figure(entry: Input) -> Figure:
     return Figure.between(low, high, unit, compact=large, decimals=decimals)
 
 
+def table_cell(text: str) -> str:
+    """Text made safe for one cell of a Markdown pipe table."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     """Every sourced input as a MyST table: value, source, where in it, and when it was seen."""
     head = TABLE[lang]
@@ -94,7 +99,7 @@ def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     for name, entry in inputs.items():
         seen = fmt.seen(entry.seen, lang) if entry.seen else ""
         cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.locator, seen]
-        rows.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
 

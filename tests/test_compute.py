@@ -85,3 +85,18 @@ def test_bad_input_gets_a_value_error_that_says_what_is_wrong(call, words):
     with pytest.raises(ValueError) as error:
         call()
     assert words in str(error.value)
+
+
+def test_months_and_throughput_to_hours():
+    assert k.months_to_hours(2) == 2 * k.HOURS_PER_MONTH
+    # 3,600 tokens at 1 token/s on one device is one hour; twice the devices, half the time.
+    assert k.throughput_hours(3600, 1, 1) == pytest.approx(1)
+    assert k.throughput_hours(3600, 1, 2) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("call, words", [(lambda: k.months_to_hours(0), "months must be positive"),
+                                         (lambda: k.throughput_hours(1e9, math.nan, 8), "tokens_per_second_per_device must be a finite"),
+                                         (lambda: k.throughput_hours(1e9, 380, -1), "devices must be positive")])
+def test_months_and_throughput_refuse_bad_input(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -12,24 +12,6 @@ from ..figure import Figure
 F = Figure.of
 
 
-# ---------------------------------------------------------------- arithmetic not in lib.compute
-
-def months_to_hours(months: float) -> float:
-    """Hours in `months` of wall clock, at the cloud convention of 730 hours a month."""
-    if isinstance(months, bool) or not isinstance(months, (int, float)) or not math.isfinite(months) or months <= 0:
-        raise ValueError(f"months must be a positive number, got {months!r}")
-    return months * k.HOURS_PER_MONTH
-
-
-def throughput_hours(tokens: float, tokens_per_second_per_device: float, devices: float) -> float:
-    """Wall-clock hours to process `tokens` at a measured throughput per device on `devices`."""
-    for name, x in (("tokens", tokens), ("tokens_per_second_per_device", tokens_per_second_per_device),
-                    ("devices", devices)):
-        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x <= 0:
-            raise ValueError(f"{name} must be a positive number, got {x!r}")
-    return tokens / (tokens_per_second_per_device * devices) / k.SECONDS_PER_HOUR
-
-
 def _year(i, name: str) -> Figure:
     """The year a dated price was seen (the day of 2022 prices was not recorded)."""
     seen = i[name].seen
@@ -145,7 +127,7 @@ def _(i, c):
 
 
 def llama_project_gpu_hours(i) -> float:
-    return k.gpu_hours(i.llama_gpus, months_to_hours(i.llama_project_months))
+    return k.gpu_hours(i.llama_gpus, k.months_to_hours(i.llama_project_months))
 
 
 @recomputes("A2-llama-cost")
@@ -181,7 +163,7 @@ def _(i, c):
 
 @recomputes("A2-llama-days")
 def _(i, c):
-    hours = throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus)
+    hours = k.throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus)
     return Recomputed(
         F(hours / k.HOURS_PER_DAY, "day", decimals=1),
         figures={
