@@ -1,54 +1,71 @@
 """The claims registry: every number the two articles quote, recomputed and judged.
 
-Each claim's record (quote, stated figure, tolerance, sources, context in both
-languages) is data in lib/data/claims/*.toml. How it is recomputed from sourced
-inputs is a function here, registered under the claim's id (from the dossier).
-The verdict is computed, never written: see `judge`.
+Each claim's record (quote, what it states, its kind, the mismatches it is checked
+for, sources, context in both languages) is data in lib/data/claims/*.toml. How it is
+recomputed from sourced inputs is a named function in lib/recompute, registered under
+the claim's id (from the dossier). The verdict is computed by one policy, `judge`;
+nothing in the registry sets it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import string
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .figure import Figure
 from .inputs import Inputs, bib_keys, load_inputs, read_tables
+from .words import WORDS, words
 
 CLAIMS_DIR = Path(__file__).parent / "data" / "claims"
 
-# Above this relative tolerance a claim must say why (tolerance_why).
-DEFAULT_TOLERANCE = 0.05
+# The verdict policy: a relative tolerance for each kind of quantity, written once.
+POLICY = {
+    "count": 0.0,  # a count, a size or a specification is exact
+    "price": 0.0,  # a list price is exact, to the cent, on the day it was seen
+    "measurement": 0.05,  # a figure a paper or a card reports, quoted rounded
+    "estimate": 0.10,  # a cost built from prices and utilisations someone chose
+    "conversion": 0.05,  # exchange rates move a few per cent between two unstated dates
+    "text": 0.0,  # a name, a licence, a procedure: the same words or not
+}
+# Words that make a stated figure approximate; an approximate figure gets twice its kind's tolerance.
+HEDGES = ("unos", "unas", "ronda", "aproximadamente", "en torno a", "alrededor de", "cerca de", "≈")
+APPROXIMATE_FACTOR = 2
+# Bounds ("more than", "at least", "less than") are directions: checked without tolerance.
+DIMENSIONS = tuple(WORDS["en"]["dimension"])
+VERDICTS = tuple(WORDS["en"]["verdict"])
+SECTIONS = tuple(WORDS["en"]["section"])
 
-VERDICTS = {
-    # verdict: (es label, en label)
-    "holds": ("Se sostiene", "Holds"),
-    "context": ("Con matices", "Needs context"),
-    "wrong": ("No se sostiene", "Does not hold"),
-    "unverified": ("Sin fuente", "Unverified"),
-}
-SECTIONS = {
-    "scales": ("Tres cosas que se llaman «entrenar»", "Three things called “training”"),
-    "doors": ("Las tres puertas, con números de hoy", "The three doors, with today's numbers"),
-    "step": ("En qué escalón estás", "Which step you are on"),
-    "dgx": ("DGX Cloud", "DGX Cloud"),
-    "costs": ("Cuánto cuesta entrenar grandes modelos", "What training large models costs"),
-    "newcomers": ("Alternativas y nuevos actores", "Cheaper newcomers"),
-    "home": ("¿Tu propio ChatGPT en casa?", "Your own ChatGPT at home?"),
-}
+
+class RegistryError(ValueError):
+    """A claims file is malformed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Mismatch:
+    """A recorded difference between what the article's words assert (`article`, in
+    `words`, verbatim in the article) and what the sources give (the recomputed fact
+    named `fact`). It counts only while the two differ."""
+
+    dimension: str
+    article: str
+    words: str
+    fact: str
 
 
 @dataclasses.dataclass(frozen=True)
 class Recomputed:
     """What the sources give (`sourced`), what the article's own inputs give
-    (`as_stated`, when the article shows its arithmetic), and named figures
-    that the context text quotes."""
+    (`as_stated`, when the article shows its arithmetic), the source side of each
+    mismatch (`facts`), and named figures that the context text quotes."""
 
     sourced: Figure | None
     as_stated: Figure | None = None
     figures: Mapping[str, Figure] = dataclasses.field(default_factory=dict)
+    facts: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,21 +75,35 @@ class Claim:
     section: str
     quote: str
     quote_en: str
-    stated: Figure | None
-    tolerance: float
+    kind: str
+    stated: Figure
     sources: tuple[str, ...]
     context: Mapping[str, str]
-    needs_context: bool = False
-    tolerance_why: str = ""
+    mismatches: tuple[Mismatch, ...] = ()
+    exception: Mapping[str, str] | None = None  # {"value", "es", "en"}: a tolerance outside the policy, and why
+    reading: Mapping[str, str] | None = None  # how vague words are read as a figure, in each language
+    arithmetic: Mapping[str, float] = dataclasses.field(default_factory=dict)  # the article's own operands
+
+    @property
+    def approximate(self) -> bool:
+        quote = self.quote.casefold()
+        return any(re.search(rf"(?<!\w){re.escape(h)}(?!\w)", quote) for h in HEDGES)
+
+    @property
+    def tolerance(self) -> float:
+        if self.exception is not None:
+            return float(self.exception["value"])
+        return POLICY[self.kind] * (APPROXIMATE_FACTOR if self.approximate else 1)
 
 
 @dataclasses.dataclass(frozen=True)
 class Checked:
-    """A claim with its recomputation and its verdict."""
+    """A claim with its recomputation, its verdict and the mismatches that made it."""
 
     claim: Claim
     result: Recomputed
     verdict: str
+    mismatches: tuple[Mismatch, ...] = ()
 
     def figures(self) -> dict[str, Figure]:
         named = {"stated": self.claim.stated, "sourced": self.result.sourced, "as_stated": self.result.as_stated}
@@ -85,10 +116,12 @@ class Checked:
     def verdict_label(self, lang: str) -> str:
         return verdict_label(self.verdict, lang)
 
+    def dimensions(self, lang: str) -> list[str]:
+        return [words(lang)["dimension"][m.dimension] for m in self.mismatches]
+
 
 def verdict_label(verdict: str, lang: str) -> str:
-    es, en = VERDICTS[verdict]
-    return {"es": es, "en": en}[lang]
+    return words(lang)["verdict"][verdict]
 
 
 def render(template: str, figures: Mapping[str, Figure], lang: str, claim_id: str = "") -> str:
@@ -102,37 +135,76 @@ def render(template: str, figures: Mapping[str, Figure], lang: str, claim_id: st
 
 # ---------------------------------------------------------------- verdicts
 
-def agrees(stated: Figure, recomputed: Figure, tolerance: float) -> bool:
-    """Whether a stated figure and a recomputed one agree within a relative tolerance.
+def _inside_bound(bound: Figure, figure: Figure) -> bool:
+    """Whether every value `figure` allows satisfies `bound` ("more than 65" is not met by 65)."""
+    if bound.low_open:
+        low_ok = figure.low > bound.low or (figure.low == bound.low and figure.low_open)
+    else:
+        low_ok = figure.low >= bound.low
+    if bound.high_open:
+        high_ok = figure.high < bound.high or (figure.high == bound.high and figure.high_open)
+    else:
+        high_ok = figure.high <= bound.high
+    return low_ok and high_ok
 
-    Numbers: the stated interval must touch the recomputed interval widened by the
-    tolerance ("more than 65" is the interval 65..inf). Texts: equal, ignoring case.
+
+def _close(a: float, b: float, tolerance: float) -> bool:
+    return abs(a - b) <= tolerance * abs(b)
+
+
+def _is_range(f: Figure) -> bool:
+    return math.isfinite(f.high) and f.low < f.high and not f.is_bound
+
+
+def agrees(stated: Figure, recomputed: Figure, tolerance: float) -> bool:
+    """Whether what the article states and what the sources give agree.
+
+    - texts: the same parts, ignoring case and order;
+    - a series ("from 1.0 to 0.3"): the same values in the same order, each within tolerance;
+    - a bound ("more than 65"): every value the sources allow meets it, with no tolerance;
+    - a range against a range ("9 to 23"): each end within tolerance of the sources' end;
+    - otherwise: the stated value or range meets the sources' widened by the tolerance.
     """
-    if stated.text is not None or recomputed.text is not None:
-        return (stated.text or "").casefold() == (recomputed.text or "").casefold()
+    if stated.items or recomputed.items:
+        return {t.casefold() for t in stated.items} == {t.casefold() for t in recomputed.items}
+    if stated.sequence or recomputed.sequence:
+        return len(stated.sequence) == len(recomputed.sequence) and all(
+            _close(s, r, tolerance) for s, r in zip(stated.sequence, recomputed.sequence))
+    if stated.is_bound:
+        return _inside_bound(stated, recomputed)
+    if _is_range(stated) and _is_range(recomputed):
+        return _close(stated.low, recomputed.low, tolerance) and _close(stated.high, recomputed.high, tolerance)
     low = recomputed.low * (1 - tolerance)
     high = recomputed.high * (1 + tolerance)
     return stated.low <= high and stated.high >= low
 
 
-def judge(stated: Figure | None, result: Recomputed, tolerance: float, needs_context: bool) -> str:
-    """holds / context / wrong / unverified, from stated vs recomputed.
+def active_mismatches(claim: Claim, result: Recomputed) -> tuple[Mismatch, ...]:
+    """The recorded mismatches whose two sides differ."""
+    missing = [m.fact for m in claim.mismatches if m.fact not in result.facts]
+    if missing:
+        raise RegistryError(f"claim {claim.id} records mismatches on facts it does not recompute: {missing}")
+    return tuple(m for m in claim.mismatches if m.article.casefold() != result.facts[m.fact].casefold())
+
+
+def judge(claim: Claim, result: Recomputed) -> tuple[str, tuple[Mismatch, ...]]:
+    """The verdict, and the mismatches that make it "context".
 
     - no primary source gives a figure: unverified;
-    - the sources agree with the stated figure: holds, or context when the claim
-      carries a documented mismatch of scope, currency or kind (needs_context);
-    - the sources disagree, but the article's own inputs reproduce its figure
-      (the arithmetic holds on a mismatched input): context;
+    - the sources agree with the stated figure: holds, or context while a recorded
+      mismatch (currency, hardware, wall clock, ...) has two different sides;
+    - they disagree, but the article's own inputs give its figure and a mismatch
+      explains the difference: context;
     - otherwise: wrong.
-    A qualitative claim (no stated figure) holds when the sources give its figure.
     """
     if result.sourced is None:
-        return "unverified"
-    if stated is None or agrees(stated, result.sourced, tolerance):
-        return "context" if needs_context else "holds"
-    if result.as_stated is not None and agrees(stated, result.as_stated, tolerance):
-        return "context"
-    return "wrong"
+        return "unverified", ()
+    active = active_mismatches(claim, result)
+    if agrees(claim.stated, result.sourced, claim.tolerance):
+        return ("context" if active else "holds"), active
+    if active and result.as_stated is not None and agrees(claim.stated, result.as_stated, claim.tolerance):
+        return "context", active
+    return "wrong", ()
 
 
 # ---------------------------------------------------------------- registry
@@ -151,24 +223,58 @@ def recomputes(claim_id: str):
     return register
 
 
-def _stated(raw: Mapping) -> Figure | None:
-    if not raw or raw.get("qualitative"):
-        return None
+STATED_FORMS = ("value", "low", "more_than", "at_least", "less_than", "sequence", "text")
+
+
+def _stated(claim_id: str, raw: Mapping) -> Figure:
+    """The stated figure, encoded with its direction and all its parts."""
+    forms = [k for k in STATED_FORMS if k in raw]
+    if len(forms) != 1:
+        raise RegistryError(f"claim {claim_id}: 'stated' needs exactly one of {', '.join(STATED_FORMS)}; got {forms}")
     if "text" in raw:
-        return Figure.says(raw["text"])
+        texts = raw["text"] if isinstance(raw["text"], list) else [raw["text"]]
+        shown_es = tuple(raw.get("es", ()))
+        if shown_es and len(shown_es) != len(texts):
+            raise RegistryError(f"claim {claim_id}: 'es' must give one Spanish wording per text part")
+        return dataclasses.replace(Figure.says(*texts), items_es=shown_es)
     style = {k: raw[k] for k in ("decimals", "compact") if k in raw}
     unit = raw["unit"]
     if "value" in raw:
         return Figure.of(raw["value"], unit, **style)
-    if "min" in raw:
-        return Figure(low=float(raw["min"]), high=math.inf, unit=unit, **style)
-    if "max" in raw:
-        return Figure(low=0.0, high=float(raw["max"]), unit=unit, **style)
-    return Figure.between(raw["low"], raw["high"], unit, **style)
+    if "more_than" in raw:
+        return Figure.more_than(raw["more_than"], unit, **style)
+    if "at_least" in raw:
+        return Figure.more_than(raw["at_least"], unit, inclusive=True, **style)
+    if "less_than" in raw:
+        return Figure.less_than(raw["less_than"], unit, **style)
+    if "sequence" in raw:
+        return Figure.series(raw["sequence"], unit, **style)
+    return dataclasses.replace(Figure.between(raw["low"], raw["high"], unit, **style),
+                               high_open=bool(raw.get("high_open", False)))
 
 
-class RegistryError(ValueError):
-    """A claims file is malformed."""
+def _mismatches(claim_id: str, entries) -> tuple[Mismatch, ...]:
+    out = []
+    for entry in entries:
+        try:
+            m = Mismatch(dimension=entry["dimension"], article=str(entry["article"]), words=entry["words"],
+                         fact=entry["fact"])
+        except KeyError as exc:
+            raise RegistryError(f"claim {claim_id}: a mismatch has no {exc.args[0]}") from None
+        if m.dimension not in DIMENSIONS:
+            raise RegistryError(f"claim {claim_id}: unknown mismatch dimension '{m.dimension}'")
+        out.append(m)
+    return tuple(out)
+
+
+def _exception(claim_id: str, raw) -> Mapping[str, str] | None:
+    if raw is None:
+        return None
+    if not all(raw.get(k) for k in ("value", "es", "en")):
+        raise RegistryError(f"claim {claim_id}: a tolerance exception needs value, es and en (the reason)")
+    if not 0 <= float(raw["value"]) < 1:
+        raise RegistryError(f"claim {claim_id} has a tolerance outside [0, 1): {raw['value']}")
+    return dict(raw)
 
 
 def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
@@ -183,21 +289,21 @@ def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
                 section=entry["section"],
                 quote=entry["quote"],
                 quote_en=entry["quote_en"],
-                stated=_stated(entry.get("stated", {})),
-                tolerance=float(entry.get("tolerance", 0.0)),
-                tolerance_why=entry.get("tolerance_why", ""),
+                kind=entry["kind"],
+                stated=_stated(claim_id, entry["stated"]),
                 sources=tuple(entry.get("sources", ())),
                 context={"es": entry["context_es"], "en": entry["context_en"]},
-                needs_context=bool(entry.get("needs_context", False)),
+                mismatches=_mismatches(claim_id, entry.get("mismatch", ())),
+                exception=_exception(claim_id, entry.get("tolerance")),
+                reading={"es": entry["reading_es"], "en": entry["reading_en"]} if "reading_es" in entry else None,
+                arithmetic={k: float(v) for k, v in entry.get("arithmetic", {}).items()},
             )
         except KeyError as exc:
             raise RegistryError(f"claim {claim_id} has no {exc.args[0]}") from None
         if claim.section not in SECTIONS:
             raise RegistryError(f"claim {claim_id} has unknown section '{claim.section}'")
-        if not 0 <= claim.tolerance < 1:
-            raise RegistryError(f"claim {claim_id} has a tolerance outside [0, 1): {claim.tolerance}")
-        if claim.tolerance > DEFAULT_TOLERANCE and not claim.tolerance_why:
-            raise RegistryError(f"claim {claim_id} has a tolerance above {DEFAULT_TOLERANCE:.0%} without tolerance_why")
+        if claim.kind not in POLICY:
+            raise RegistryError(f"claim {claim_id} has unknown kind '{claim.kind}': use one of {', '.join(POLICY)}")
         unknown = [k for k in claim.sources if k not in keys]
         if unknown:
             raise RegistryError(f"claim {claim_id} cites unknown sources: {', '.join(unknown)}")
@@ -211,7 +317,8 @@ def check(claim: Claim, inputs: Inputs, claims: Mapping[str, Claim]) -> Checked:
     except KeyError:
         raise RegistryError(f"claim {claim.id} has no recompute function") from None
     result = fn(inputs, claims)
-    return Checked(claim, result, judge(claim.stated, result, claim.tolerance, claim.needs_context))
+    verdict, mismatches = judge(claim, result)
+    return Checked(claim, result, verdict, mismatches)
 
 
 def check_all(inputs: Inputs | None = None, article: int | None = None) -> list[Checked]:

@@ -11,6 +11,7 @@ from currency_converter import CurrencyConverter, RateNotFoundError
 HOURS_PER_DAY = 24
 HOURS_PER_MONTH = 730  # 8,760 hours a year / 12, the convention of cloud monthly prices
 SECONDS_PER_HOUR = 3600
+DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY  # about 30.4 days
 
 
 def _number(name: str, x, *, allow_zero: bool = False) -> float:

@@ -8,6 +8,7 @@ import datetime as dt
 import math
 
 from . import fmt
+from .words import place, words
 
 CURRENCIES = {"USD", "EUR"}
 PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month")}
@@ -22,6 +23,11 @@ class Figure:
     compact: bool = False
     date: dt.date | None = None
     text: str | None = None
+    items: tuple[str, ...] = ()  # a text figure's parts, compared as a set
+    items_es: tuple[str, ...] = ()  # the same parts as the Spanish page shows them, where they differ
+    sequence: tuple[float, ...] = ()  # an ordered series of numbers ("from 1.0 to 0.3")
+    low_open: bool = False  # "more than low" rather than "at least low"
+    high_open: bool = False  # "less than high" rather than "at most high"
 
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
@@ -39,8 +45,39 @@ class Figure:
         return cls(date=date, unit="date")
 
     @classmethod
-    def says(cls, text: str) -> "Figure":
-        return cls(text=text, unit="text")
+    def says(cls, *texts: str) -> "Figure":
+        """A text, or several parts of one (each compared on its own)."""
+        if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
+            raise ValueError(f"a text figure needs non-empty texts, got {texts!r}")
+        return cls(text="; ".join(texts), items=tuple(texts), unit="text")
+
+    @classmethod
+    def place(cls, locator: str) -> "Figure":
+        """Where in a paper a figure is ("Section 2.4"), shown in each page's language."""
+        return dataclasses.replace(cls.says(place(locator, "en")), items_es=(place(locator, "es"),))
+
+    @classmethod
+    def more_than(cls, low: float, unit: str, *, inclusive: bool = False, **style) -> "Figure":
+        """A lower bound: "more than low" (or "at least low" when `inclusive`)."""
+        return cls(low=float(low), high=math.inf, low_open=not inclusive, unit=unit, **style)
+
+    @classmethod
+    def less_than(cls, high: float, unit: str, **style) -> "Figure":
+        """An upper bound: "less than high"."""
+        return cls(low=0.0, high=float(high), high_open=True, unit=unit, **style)
+
+    @classmethod
+    def series(cls, values, unit: str, **style) -> "Figure":
+        """Numbers in order, such as a value before and after a change."""
+        values = tuple(float(v) for v in values)
+        if len(values) < 2:
+            raise ValueError(f"a series needs at least two values, got {values!r}")
+        return cls(low=min(values), high=max(values), sequence=values, unit=unit, **style)
+
+    @property
+    def is_bound(self) -> bool:
+        """ "more than", "at least" or "less than": a direction, not a value."""
+        return self.is_number and (math.isinf(self.high) or (self.low == 0 and self.high_open))
 
     @property
     def is_number(self) -> bool:
@@ -57,22 +94,26 @@ class Figure:
             return self.date.isoformat()
         if self.text is not None:
             return self.text
+        if self.sequence:
+            return " -> ".join(repr(v) for v in self.sequence) + f" {self.unit}"
         high = "inf" if math.isinf(self.high) else repr(self.high)
-        return f"{self.low!r}..{high} {self.unit}"
+        return f"{'(' if self.low_open else ''}{self.low!r}..{high}{')' if self.high_open else ''} {self.unit}"
 
     def format(self, lang: str) -> str:
         if self.date is not None:
             return fmt.date(self.date, lang)
         if self.text is not None:
-            return self.text
+            shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
+            return f" {words(lang)['and']} ".join(shown) if shown else self.text
+        bound = words(lang)["bound"]
+        if self.sequence:
+            return " → ".join(Figure.of(v, self.unit, decimals=self.decimals, compact=self.compact).format(lang)
+                              for v in self.sequence)
         if math.isinf(self.high):
-            return ("más de " if fmt.locale(lang) == "es_ES" else "more than ") + dataclasses.replace(
-                self, high=self.low
-            ).format(lang)
-        if self.low == 0 and self.high > 0:
-            return ("menos de " if fmt.locale(lang) == "es_ES" else "less than ") + dataclasses.replace(
-                self, low=self.high
-            ).format(lang)
+            word = bound["more_than"] if self.low_open else bound["at_least"]
+            return f"{word} " + dataclasses.replace(self, high=self.low, low_open=False).format(lang)
+        if self.low == 0 and self.high_open:
+            return f"{bound['less_than']} " + dataclasses.replace(self, low=self.high, high_open=False).format(lang)
         if self.unit in CURRENCIES:
             if self.high >= 1e6:
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)

@@ -45,10 +45,22 @@ class Input:
     low: float | None = None
     high: float | None = None
     seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
+    bound: str | None = None  # "more_than" or "at_least" where the source gives only a bound ("over 100")
 
     @property
     def is_range(self) -> bool:
         return self.value is None
+
+    def figure(self, unit: str | None = None, **style):
+        """The input as a figure; a bound stays a bound ("over 100" is not 100)."""
+        from .figure import Figure
+
+        unit = self.unit if unit is None else unit
+        if self.bound:
+            return Figure.more_than(self.value, unit, inclusive=self.bound == "at_least", **style)
+        if self.is_range:
+            return Figure.between(self.low, self.high, unit, **style)
+        return Figure.of(self.value, unit, **style)
 
 
 def bib_files() -> list[Path]:
@@ -88,6 +100,8 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
         raise InputError(f"input '{name}' has 'seen' = {seen!r}: give a date, or a year when no day was recorded")
     if raw["unit"] in DATED_UNITS and seen is None:
         raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
+    if raw.get("bound") not in (None, "more_than", "at_least"):
+        raise InputError(f"input '{name}' has bound = {raw['bound']!r}: use 'more_than' or 'at_least'")
     has_value = "value" in raw
     has_range = "low" in raw and "high" in raw
     if has_value == has_range:

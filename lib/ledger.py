@@ -6,9 +6,10 @@ import csv
 import io
 import math
 
-from .claims import SECTIONS, Checked, check_all
+from .claims import Checked, check_all
 from .figure import Figure
-from .page import table_cell, words
+from .page import table_cell
+from .words import words
 
 COLUMNS = {
     "es": {"id": "Id", "verdict": "Veredicto", "where": "Dónde", "quote": "Cita", "stated": "Dice el artículo",
@@ -19,8 +20,7 @@ COLUMNS = {
 
 
 def _where(checked: Checked, lang: str) -> str:
-    es, en = SECTIONS[checked.claim.section]
-    return f"{COLUMNS[lang]['article']} {checked.claim.article} · {es if lang == 'es' else en}"
+    return f"{COLUMNS[lang]['article']} {checked.claim.article} · {words(lang)['section'][checked.claim.section]}"
 
 
 def _cell(figure: Figure | None, lang: str, missing: str) -> str:
@@ -29,7 +29,7 @@ def _cell(figure: Figure | None, lang: str, missing: str) -> str:
 
 def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     """One dict per claim, values formatted for `lang` (keys as in COLUMNS)."""
-    w = words(lang)
+    w = words(lang)["card"]
     checked = check_all() if checked is None else checked
     return [
         {
@@ -37,7 +37,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
             "verdict": c.verdict_label(lang),
             "where": _where(c, lang),
             "quote": c.claim.quote,
-            "stated": _cell(c.claim.stated, lang, w["qualitative"]),
+            "stated": c.claim.stated.format(lang),
             "recomputed": _cell(c.result.sourced, lang, w["none"]),
             "sources": list(c.claim.sources),
             "context": c.context(lang),

@@ -16,19 +16,10 @@ from IPython.display import Markdown
 from myst_nb import glue
 
 from . import compute, fmt
-from .claims import DEFAULT_TOLERANCE, Checked, check_all, verdict_label
+from .claims import APPROXIMATE_FACTOR, POLICY, Checked, check_all, verdict_label
 from .figure import Figure
 from .inputs import Input, Inputs, load_inputs
-
-WORDS = {
-    "es": {"stated": "Dice el artículo", "recomputed": "Recalculado", "as_stated": "Con las entradas del artículo",
-           "sources": "Fuentes", "none": "ninguna fuente primaria encontrada", "article": "artículo",
-           "qualitative": "afirmación cualitativa"},
-    "en": {"stated": "The article says", "recomputed": "Recomputed", "as_stated": "With the article's inputs",
-           "sources": "Sources", "none": "no primary source found", "article": "article",
-           "qualitative": "qualitative claim"},
-}
-
+from .words import words
 
 TABLE = {
     "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
@@ -36,29 +27,47 @@ TABLE = {
 }
 
 
-def words(lang: str) -> dict:
-    try:
-        return WORDS[lang]
-    except KeyError:
-        raise ValueError(f"unknown language '{lang}': use one of {', '.join(WORDS)}") from None
+def rule(checked: Checked, lang: str) -> str:
+    """The verdict rule the claim was judged by: its kind's tolerance, or its exception and why."""
+    w, claim = words(lang), checked.claim
+    kind = w["kind"][claim.kind]
+    if claim.exception is not None:
+        return f"{kind}, {w['card']['exception']}: ±{fmt.percent(claim.tolerance, lang, 0)} ({claim.exception[lang]})"
+    text = f"{kind}, ±{fmt.percent(claim.tolerance, lang, 0)}"
+    return text + (f" ({w['card']['approximate']})" if claim.approximate else "")
+
+
+def mismatch_lines(checked: Checked, lang: str) -> list[str]:
+    """One line per mismatch that makes the verdict "needs context": both sides, named."""
+    w = words(lang)["card"]
+    return [f"**{w['mismatch']} · {words(lang)['dimension'][m.dimension]}:** {w['article_says']} "
+            f"<q lang=\"es\">{m.words}</q> ({m.article}); {w['source_says']}: {checked.result.facts[m.fact]}"
+            for m in checked.mismatches]
 
 
 def card(checked: Checked, lang: str) -> str:
     """The claim's card as MyST Markdown (an admonition coloured by its verdict)."""
-    w = words(lang)
+    w = words(lang)["card"]
     claim, result = checked.claim, checked.result
     quote = f'<q lang="es">{claim.quote}</q>'
     if lang != "es":
         quote += f" ({claim.quote_en})"
-    stated = claim.stated.format(lang) if claim.stated else w["qualitative"]
     recomputed = result.sourced.format(lang) if result.sourced else w["none"]
     lines = [
         f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
         f":class: claim verdict-{checked.verdict}",
         f"{quote}",
         "",
-        f"**{w['stated']}:** {stated} · **{w['recomputed']}:** {recomputed}"
+        f"**{w['stated']}:** {claim.stated.format(lang)} · **{w['recomputed']}:** {recomputed}"
         + (f" · **{w['as_stated']}:** {result.as_stated.format(lang)}" if result.as_stated else ""),
+        "",
+        f"**{w['rule']}:** {rule(checked, lang)}",
+    ]
+    if claim.reading:
+        lines += ["", f"**{w['reading']}:** {claim.reading[lang]}"]
+    for line in mismatch_lines(checked, lang):
+        lines += ["", line]
+    lines += [
         "",
         checked.context(lang),
         "",
@@ -103,6 +112,15 @@ def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     return "\n".join(rows)
 
 
+def policy_table(lang: str) -> str:
+    """The verdict policy as a MyST table: each kind of quantity and its tolerance."""
+    w = words(lang)
+    head = {"es": ("tipo de cifra", "tolerancia"), "en": ("kind of figure", "tolerance")}[lang]
+    rows = [f"| {head[0]} | {head[1]} |", "|---|---|"]
+    rows += [f"| {w['kind'][kind]} | ±{fmt.percent(tol, lang, 0)} |" for kind, tol in POLICY.items()]
+    return "\n".join(rows)
+
+
 def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[Checked]:
     """Check every claim of `article` and glue its card and figures for `lang`."""
     words(lang)
@@ -115,7 +133,9 @@ def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[C
         figures = c.figures()
         for name, figure in figures.items():
             glue(f"{key}.{name}", figure.format(lang), display=False)
+        # The source side of every mismatch too: a changed fact fails nbval at this record.
         raw = {name: f.raw() for name, f in figures.items()} | {"verdict": c.verdict}
+        raw |= {f"fact.{name}": value for name, value in c.result.facts.items()}
         glue(f"{key}.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
     return checked
 
@@ -142,7 +162,8 @@ def glue_method(lang: str) -> None:
     glue("method.hours_per_month", fmt.number(compute.HOURS_PER_MONTH, lang), display=False)
     glue("method.seconds_per_hour", fmt.number(compute.SECONDS_PER_HOUR, lang), display=False)
     glue("method.ecb_last", fmt.date(compute.last_ecb_date(), lang), display=False)
-    glue("method.default_tolerance", fmt.percent(DEFAULT_TOLERANCE, lang, 0), display=False)
+    glue("method.policy", Markdown(policy_table(lang)), display=False)
+    glue("method.approximate_factor", fmt.number(APPROXIMATE_FACTOR, lang), display=False)
     glue("method.flops_per_param_token", fmt.number(inputs.flops_per_param_token, lang), display=False)
     seen = sorted({entry.seen for entry in inputs.values() if entry.seen}, key=lambda d: (str(d)[:4], str(d)))
     glue("method.seen_dates", ", ".join(fmt.seen(d, lang) for d in seen), display=False)

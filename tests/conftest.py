@@ -35,3 +35,23 @@ def glue_records(nb) -> dict:
             if name:
                 records[name] = output["data"]
     return records
+
+
+def shared_path(*parts: str) -> Path:
+    """A path in the shared folder next to the book (ROOT.parent / "shared" / *parts).
+
+    The folder holds the source dossier and the articles; it is not part of this
+    repository. When the path is missing, CI fails (a checkout without it must not pass
+    in silence); a local run skips, saying what is missing. Safe to call inside a test
+    or at module level (then the whole module is skipped, or fails to collect in CI).
+    """
+    path = ROOT.parent.joinpath("shared", *parts)
+    if not path.exists():
+        reason = (
+            f"{path} is missing: the shared folder (../shared, with sources/ and articles/) "
+            "must sit next to the book's folder"
+        )
+        if in_ci():
+            pytest.fail(f"{reason} (CI=true: missing shared files are an error)", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
+    return path

@@ -39,9 +39,13 @@ def test_scientific_uses_superscripts():
     assert fmt.scientific(4.3e23, "es") == "4,30 × 10²³"
 
 
-def test_figure_open_ranges_read_as_more_or_less_than():
-    assert Figure(low=65.0, high=float("inf"), unit="hour").format("en") == "more than 65 hours"
-    assert Figure(low=0.0, high=1.0, unit="hour").format("es") == "menos de 1 hora"
+def test_figure_bounds_read_with_their_direction():
+    assert Figure.more_than(65, "hour").format("en") == "more than 65 hours"
+    assert Figure.more_than(35, "count", inclusive=True).format("es") == "al menos 35"
+    assert Figure.less_than(1, "hour").format("es") == "menos de 1 hora"
+    assert Figure.between(0, 2, "hour").format("en") == "0–2 hours"  # a range from zero is not a bound
+    assert Figure.series((1.0, 0.3), "", decimals=1).format("es") == "1,0 → 0,3"
+    assert Figure.place("Sections 2.2 and 2.5").format("es") == "secciones 2.2 y 2.5"
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), "12", None, True])

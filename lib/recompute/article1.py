@@ -3,6 +3,8 @@ shows its own arithmetic, from the article's stated figures (`c`)."""
 
 from __future__ import annotations
 
+import math
+
 from .. import compute as k
 from ..claims import Recomputed, recomputes
 from ..figure import Figure
@@ -10,16 +12,21 @@ from ..figure import Figure
 F = Figure.of
 
 
+def W(i, name: str) -> Figure:
+    """Where in its source an input is (a section, a table), in the page's language."""
+    return Figure.place(i[name].locator)
+
+
 # ---------------------------------------------------------------- article 1
 
 @recomputes("A1-dolma-tokens")
-def _(i, c):
+def dolma_tokens(i, c):
     return Recomputed(F(i.dolma_tokens, "token", compact=True, decimals=0),
                       figures={"disk": F(i.dolma_v15_disk, "TB", decimals=1)})
 
 
 @recomputes("A1-dolma-license")
-def _(i, c):
+def dolma_license(i, c):
     return Recomputed(Figure.says(i.dolma_license), figures={"since": Figure.on(i.dolma_license_since)})
 
 
@@ -33,7 +40,7 @@ def lora_reduction(i) -> float:
 
 
 @recomputes("A1-lora-params")
-def _(i, c):
+def lora_params_reduction(i, c):
     lora = lora_params(i)
     return Recomputed(
         F(lora_reduction(i), "times"),
@@ -45,12 +52,13 @@ def _(i, c):
             "rank": F(i.lora_rank, ""),
             "matrices": F(i.lora_adapted_matrix_types, "matrix"),
             "checkpoint_mb": F(lora * i.bytes_fp16_weight / 1e6, "MB", decimals=1),
+            "paper_checkpoint": F(i.lora_checkpoint, "MB"),
         },
     )
 
 
 @recomputes("A1-lora-memory")
-def _(i, c):
+def lora_memory(i, c):
     frozen = k.training_memory_gb(i.gpt3_full_ft_trainable, i.bytes_fp16_weight)
     return Recomputed(
         F(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
@@ -58,27 +66,34 @@ def _(i, c):
     )
 
 
+def cheapest_single_h100(i) -> tuple[str, float]:
+    """The H100 that Lambda rents alone at the lowest price ("from $X"): its variant and price."""
+    return min((("H100 SXM", i.lambda_h100_sxm_1x), ("H100 PCIe", i.lambda_h100_pcie_1x)), key=lambda vp: vp[1])
+
+
 def _lambda_seen(i):
     return Figure.on(i["lambda_h100_sxm_8x"].seen)
 
 
 @recomputes("A1-lambda-h100-1x")
-def _(i, c):
+def lambda_h100_1x(i, c):
+    variant, price = cheapest_single_h100(i)
     return Recomputed(
-        F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
-        as_stated=F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
-        figures={"seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour")},
+        F(price, "USD/GPU-hour"),
+        figures={"seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+                 "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour")},
+        facts={"variant": variant},
     )
 
 
 @recomputes("A1-lambda-h100-8x")
-def _(i, c):
+def lambda_h100_8x(i, c):
     return Recomputed(F(i.lambda_h100_sxm_8x, "USD/GPU-hour"), figures={"seen": _lambda_seen(i)})
 
 
 @recomputes("A1-opt-gpus")
-def _(i, c):
-    return Recomputed(F(i.opt_gpus, "GPU"))
+def opt_gpus(i, c):
+    return Recomputed(F(i.opt_gpus, "GPU"), figures={"where": W(i, "opt_gpus")})
 
 
 def opt_effective_gpu_hours(i) -> tuple[float, float, float]:
@@ -96,11 +111,12 @@ def opt_wall_clock_days(i) -> int:
 
 
 @recomputes("A1-opt-duration")
-def _(i, c):
+def opt_duration(i, c):
     effective_days = i.opt_llama_table_gpu_hours / i.opt_gpus / k.HOURS_PER_DAY
     return Recomputed(
-        F(opt_wall_clock_days(i), "day"),
+        F(opt_wall_clock_days(i) / k.DAYS_PER_MONTH, "month", decimals=1),
         figures={
+            "days": F(opt_wall_clock_days(i), "day"),
             "start": Figure.on(i.opt_run_start),
             "end": Figure.on(i.opt_run_end),
             "effective_days": F(effective_days, "day"),
@@ -110,7 +126,7 @@ def _(i, c):
 
 
 @recomputes("A1-opt-year")
-def _(i, c):
+def opt_year(i, c):
     return Recomputed(
         Figure.between(i.opt_run_start.year, i.opt_run_end.year, "calendar-year"),
         figures={
@@ -119,24 +135,27 @@ def _(i, c):
             "start_year": F(i.opt_run_start.year, "calendar-year"),
             "end_year": F(i.opt_run_end.year, "calendar-year"),
         },
+        facts={"end_year": str(i.opt_run_end.year)},
     )
 
 
 def article_opt_gpu_hours(c) -> float:
     """The article's own sum: its GPUs × 24 h × its days."""
-    return k.gpu_hours(c["A1-opt-gpus"].stated.value, k.days_to_hours(c["A1-opt-duration"].stated.value))
+    a = c["A1-opt-gpu-hours"].arithmetic
+    return k.gpu_hours(a["gpus"], a["hours_per_day"] * a["days"])
 
 
 @recomputes("A1-opt-gpu-hours")
-def _(i, c):
+def opt_gpu_hours(i, c):
     effective = opt_effective_gpu_hours(i)
     article = article_opt_gpu_hours(c)
-    wall_clock = k.gpu_hours(i.opt_gpus, k.days_to_hours(opt_wall_clock_days(i)))
+    wall_clock = opt_wall_clock_gpu_hours(i)
     return Recomputed(
         Figure.between(min(effective), max(effective), "GPU-hour"),
         as_stated=F(article, "GPU-hour"),
         figures={
             "llama_table": F(effective[0], "GPU-hour"),
+            "llama_where": W(i, "opt_llama_table_gpu_hours"),
             "logbook_ideal": F(effective[1], "GPU-hour"),
             "ideal_days": F(i.opt_ideal_days, "day"),
             "ideal_gpus": F(i.opt_ideal_gpus, "GPU"),
@@ -146,26 +165,33 @@ def _(i, c):
             "wall_clock": F(wall_clock, "GPU-hour"),
             "lost": F(1 - effective[0] / wall_clock, "fraction", decimals=0),
         },
+        facts={"basis": i.opt_compute_basis},
     )
+
+
+def opt_wall_clock_gpu_hours(i) -> float:
+    """GPU-hours of OPT's cluster over the final run's calendar days (the logbook's dates)."""
+    return k.gpu_hours(i.opt_gpus, k.days_to_hours(opt_wall_clock_days(i)))
 
 
 def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
     """OPT-175B's rental cost four ways: (scenario, GPU-hours, price per GPU-hour).
-    The article's sum first, then wall clock or effective compute at A100 or H100 prices."""
-    article_hours = article_opt_gpu_hours(c)
+    The article's sum first, then the logbook's wall clock or the effective compute at A100 or H100 prices."""
     return [
-        ("article", article_hours, c["A1-lambda-h100-8x"].stated.value),
-        ("wall_a100", article_hours, i.lambda_a100_sxm_8x),
+        ("article", article_opt_gpu_hours(c), c["A1-lambda-h100-8x"].stated.value),
+        ("wall_a100", opt_wall_clock_gpu_hours(i), i.lambda_a100_sxm_8x),
         ("eff_h100", i.opt_llama_table_gpu_hours, i.lambda_h100_sxm_8x),
         ("eff_a100", i.opt_llama_table_gpu_hours, i.lambda_a100_sxm_8x),
     ]
 
 
 @recomputes("A1-opt-cost")
-def _(i, c):
+def opt_cost(i, c):
     cost = {name: k.rental_cost(hours, price) for name, hours, price in opt_cost_scenarios(i, c)}
+    # What renting OPT's run on its own hardware (A100) at today's price pays: from the
+    # effective compute alone to every calendar hour of the run.
     return Recomputed(
-        Figure.between(cost["eff_a100"], cost["eff_h100"], "USD", decimals=2),
+        Figure.between(cost["eff_a100"], cost["wall_a100"], "USD", decimals=2),
         as_stated=F(cost["article"], "USD", decimals=2),
         figures={
             "at_a100": F(cost["eff_a100"], "USD", decimals=2),
@@ -174,36 +200,44 @@ def _(i, c):
             "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
             "h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
             "seen": _lambda_seen(i),
+            "epoch": F(i.epoch_opt_cost, "USD", decimals=2),
         },
+        facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
     )
 
 
+@recomputes("A1-opt-params")
+def opt_params(i, c):
+    return Recomputed(F(i.opt_params, "parameter", compact=True), figures={"where": W(i, "opt_params")})
+
+
 @recomputes("A1-opt-manual-restarts")
-def _(i, c):
-    return Recomputed(F(i.opt_manual_restarts, "count"))
+def opt_manual_restarts(i, c):
+    return Recomputed(i["opt_manual_restarts"].figure("count"), figures={"where": W(i, "opt_manual_restarts")})
 
 
 @recomputes("A1-opt-hosts")
-def _(i, c):
-    return Recomputed(F(i.opt_hosts_cycled, "count"))
+def opt_hosts(i, c):
+    return Recomputed(i["opt_hosts_cycled"].figure("count"), facts={"action": i.opt_hosts_action})
 
 
 @recomputes("A1-opt-auto-restarts")
-def _(i, c):
-    return Recomputed(F(i.opt_auto_restarts, "count"))
+def opt_auto_restarts(i, c):
+    return Recomputed(i["opt_auto_restarts"].figure("count"), figures={"where": W(i, "opt_auto_restarts")})
 
 
 @recomputes("A1-opt-clip")
-def _(i, c):
+def opt_clip(i, c):
     return Recomputed(
-        Figure.between(i.opt_clip_after, i.opt_clip_before, "", decimals=1),
-        figures={"before": F(i.opt_clip_before, "", decimals=1), "after": F(i.opt_clip_after, "", decimals=1)},
+        Figure.series((i.opt_clip_before, i.opt_clip_after), "", decimals=1),
+        figures={"before": F(i.opt_clip_before, "", decimals=1), "after": F(i.opt_clip_after, "", decimals=1),
+                 "where": W(i, "opt_clip_before")},
     )
 
 
 @recomputes("A1-opt-lr")
-def _(i, c):
-    return Recomputed(Figure.says(i.opt_divergence_remedy))
+def opt_lr(i, c):
+    return Recomputed(Figure.says(*i.opt_divergence_remedy.split("; ")), figures={"where": W(i, "opt_divergence_remedy")})
 
 
 def budget_usd(i) -> float:
@@ -211,7 +245,7 @@ def budget_usd(i) -> float:
 
 
 @recomputes("A1-budget-eur-usd")
-def _(i, c):
+def budget_eur_usd(i, c):
     stated = c["A1-budget-eur-usd"].stated
     return Recomputed(
         F(budget_usd(i), "USD", decimals=2),
@@ -226,10 +260,10 @@ def _(i, c):
 
 
 @recomputes("A1-budget-hours")
-def _(i, c):
+def budget_hours(i, c):
     usd = budget_usd(i)
     return Recomputed(
-        F(k.hours_bought(usd, i.lambda_h100_pcie_1x), "hour", decimals=1),
+        F(k.hours_bought(usd, cheapest_single_h100(i)[1]), "hour", decimals=1),
         figures={
             "budget_usd": F(usd, "USD", decimals=2),
             "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
@@ -238,11 +272,12 @@ def _(i, c):
             "rate_date": Figure.on(i.budget_rate_date),
             "seen": _lambda_seen(i),
         },
+        facts={"variant": cheapest_single_h100(i)[0]},
     )
 
 
 @recomputes("A1-frontier-fraction")
-def _(i, c):
+def frontier_fraction(i, c):
     cluster_per_hour = k.rental_cost(k.gpu_hours(i.opt_gpus, 1), i.lambda_h100_sxm_8x)
     hours = k.hours_bought(budget_usd(i), cluster_per_hour)
     return Recomputed(
@@ -256,11 +291,12 @@ def _(i, c):
 
 
 @recomputes("A1-gptoss")
-def _(i, c):
+def gptoss(i, c):
     hours = i.gptoss_120b_h100_hours
     return Recomputed(
-        Figure.says(i.gptoss_license),
+        Figure.says(i.gptoss_weights, i.gptoss_license_kind),
         figures={
+            "license": Figure.says(i.gptoss_license),
             "params": F(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
             "h100_hours": F(hours, "GPU-hour", compact=True, decimals=1),
             "cost": F(k.rental_cost(hours, i.lambda_h100_sxm_8x), "USD", decimals=1),
@@ -269,11 +305,20 @@ def _(i, c):
     )
 
 
+def orders_of_magnitude(*values: float) -> list[int]:
+    """The power of ten of each value (175e9 -> 11)."""
+    return [math.floor(math.log10(k._number("value", v))) for v in values]
+
+
 @recomputes("A1-three-scales")
-def _(i, c):
+def three_scales(i, c):
+    # Parameters each operation trains on GPT-3 175B: pretraining and full fine-tuning all of them.
+    trained = {"pretraining": i.gpt3_full_ft_trainable, "full": i.gpt3_full_ft_trainable, "lora": lora_params(i)}
     return Recomputed(
-        F(lora_reduction(i), "times"),
+        F(len(set(orders_of_magnitude(*trained.values()))), "order of magnitude"),
         figures={
+            "ratio": F(lora_reduction(i), "times"),
+            "orders": F(math.log10(lora_reduction(i)), "order of magnitude", decimals=1),
             "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
             "lora_params": F(lora_params(i), "parameter", compact=True, decimals=1),
             "dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
@@ -282,7 +327,7 @@ def _(i, c):
 
 
 @recomputes("A1-laptop")
-def _(i, c):
+def laptop(i, c):
     flops = k.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
     utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
     hours = k.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
@@ -301,7 +346,7 @@ def _(i, c):
 
 
 @recomputes("A1-full-ft-gpus")
-def _(i, c):
+def full_ft_gpus(i, c):
     per_param = k.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
     memory = k.training_memory_gb(i.ft_example_params, per_param)
     return Recomputed(
@@ -313,3 +358,38 @@ def _(i, c):
             "gpu_memory": F(i.a100_80gb_memory, "GB"),
         },
     )
+
+
+@recomputes("A1-lora-attribution")
+def lora_attribution(i, c):
+    published = i.lora_v1_date
+    return Recomputed(
+        Figure.says(i.lora_first_author, i.lora_affiliation, str(published.year)),
+        figures={"author": Figure.says(i["lora_first_author"].quote), "affiliation": Figure.says(i.lora_affiliation),
+                 "published": Figure.on(published), "venue_year": F(i.lora_venue_year, "calendar-year")},
+    )
+
+
+@recomputes("A1-gptoss-compute")
+def gptoss_compute(i, c):
+    # The card publishes H100-hours only: no GPU count to check "hundreds" against.
+    stated = c["A1-gptoss-compute"].stated
+    months = {n: i.gptoss_120b_h100_hours / n / k.HOURS_PER_MONTH for n in (stated.low, stated.high)}
+    return Recomputed(
+        None,
+        figures={
+            "h100_hours": F(i.gptoss_120b_h100_hours, "GPU-hour", compact=True, decimals=1),
+            "months_at_100": F(months[stated.low], "month", decimals=0),
+            "months_at_1000": F(months[stated.high], "month", decimals=1),
+        },
+    )
+
+
+@recomputes("A1-ft-examples")
+def ft_examples(i, c):
+    return Recomputed(None)
+
+
+@recomputes("A1-ft-corpus-ratio")
+def ft_corpus_ratio(i, c):
+    return Recomputed(None, figures={"dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0)})

@@ -8,8 +8,10 @@ import math
 from .. import compute as k
 from ..claims import Recomputed, recomputes
 from ..figure import Figure
+from . import article1
 
 F = Figure.of
+W = article1.W
 
 
 def _year(i, name: str) -> Figure:
@@ -21,7 +23,7 @@ def _year(i, name: str) -> Figure:
 # ---------------------------------------------------------------- DGX Cloud
 
 @recomputes("A2-dgx-gpus")
-def _(i, c):
+def dgx_gpus(i, c):
     return Recomputed(
         F(i.dgx_h100_gpus, "GPU"),
         figures={"a100": F(i.dgx_a100_gpus, "GPU"), "announced": Figure.on(i.dgx_cloud_announced)},
@@ -29,12 +31,14 @@ def _(i, c):
 
 
 @recomputes("A2-dgx-memory")
-def _(i, c):
+def dgx_memory(i, c):
+    # A DGX Cloud instance is an H100 node (launch reports); the A100 node is shown beside it.
     h100_node = i.dgx_h100_gpus * i.h100_sxm_memory
     a100_node = i.dgx_a100_gpus * i.a100_80gb_memory
     return Recomputed(
-        Figure.between(min(h100_node, a100_node), max(h100_node, a100_node), "GB"),
-        figures={"gpus": F(i.dgx_h100_gpus, "GPU"), "gpu_memory": F(i.h100_sxm_memory, "GB")},
+        F(h100_node, "GB"),
+        figures={"gpus": F(i.dgx_h100_gpus, "GPU"), "gpu_memory": F(i.h100_sxm_memory, "GB"),
+                 "a100_node": F(a100_node, "GB")},
     )
 
 
@@ -43,11 +47,11 @@ def dgx_price_per_gpu_hour(i) -> float:
 
 
 @recomputes("A2-dgx-price")
-def _(i, c):
+def dgx_price(i, c):
     day = i.dgx_cloud_announced
     per_gpu_hour = dgx_price_per_gpu_hour(i)
     return Recomputed(
-        F(k.convert(i.dgx_cloud_price_month, "USD", "EUR", day), "EUR", decimals=1),
+        F(k.convert(i.dgx_cloud_price_month, i.dgx_cloud_price_currency, "EUR", day), "EUR", decimals=1),
         # The article's figure, if it simply read the dollar list price as euros.
         as_stated=F(i.dgx_cloud_price_month, "EUR", decimals=1),
         figures={
@@ -59,15 +63,15 @@ def _(i, c):
             "per_gpu_hour": F(per_gpu_hour, "USD/GPU-hour"),
             "lambda_2023": F(i.lambda_h100_sxm_8x_2023, "USD/GPU-hour"),
             "lambda_2023_seen": Figure.on(i["lambda_h100_sxm_8x_2023"].seen),
-            "cheaper": F(1 - i.lambda_h100_sxm_8x_2023 / per_gpu_hour, "fraction", decimals=0),
             "lambda_h100": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
             "lambda_seen": Figure.on(i["lambda_h100_sxm_8x"].seen),
         },
+        facts={"currency": i.dgx_cloud_price_currency},
     )
 
 
 @recomputes("A2-dgx-scale")
-def _(i, c):
+def dgx_scale(i, c):
     # No source, primary or secondary, gives this figure: nothing to recompute from.
     return Recomputed(None)
 
@@ -75,34 +79,61 @@ def _(i, c):
 # ---------------------------------------------------------------- what training large models costs
 
 @recomputes("A2-msft")
-def _(i, c):
+def msft(i, c):
     return Recomputed(
-        Figure(low=i.msft_supercomputer_cost_min, high=math.inf, unit="USD"),
+        i["msft_supercomputer_cost_min"].figure(),
         figures={"reported": Figure.on(i.msft_report_date)},
+        facts={"scope": i.msft_cost_scope},
     )
 
 
+@recomputes("A2-msft-ft")
+def msft_ft(i, c):
+    # The Financial Times version was not found: no source to check the attribution against.
+    return Recomputed(None, figures={"reported": Figure.on(i.msft_report_date)})
+
+
+@recomputes("A2-dgx-thousands")
+def dgx_thousands(i, c):
+    return Recomputed(None)
+
+
+@recomputes("A2-palm-params")
+def palm_params(i, c):
+    return Recomputed(F(i.palm_params, "parameter", compact=True, decimals=0),
+                      figures={"exact": F(i.palm_params, "parameter", compact=True, decimals=2), "where": W(i, "palm_params")})
+
+
 def palm_chip_hours(i) -> dict[str, float]:
-    """PaLM 540B's TPU v4 chip-hours: needed at the paper's hardware utilisation,
+    """PaLM 540B's TPU v4 chip-hours: its model FLOPs at the hardware utilisation (the pairing
+    that reproduces Heim's low end) and at the model FLOPs utilisation (the consistent one),
     its main phase, and all that the paper reports."""
     main = k.gpu_hours(i.palm_chips_main, i.palm_hours_main)
     return {
         "needed": k.flops_to_device_hours(i.palm_flops, i.tpu_v4_peak, i.palm_hfu),
+        "needed_mfu": k.flops_to_device_hours(i.palm_flops, i.tpu_v4_peak, i.palm_mfu),
         "main": main,
         "reported": main + k.gpu_hours(i.palm_chips_second, i.palm_hours_second),
     }
 
 
 @recomputes("A2-palm-cost")
-def _(i, c):
+def palm_cost(i, c):
     hours = palm_chip_hours(i)
     low = k.rental_cost(hours["needed"], i.tpu_v4_price_1yr)
     mid = k.rental_cost(hours["reported"], i.tpu_v4_price_1yr)
     high = k.rental_cost(hours["main"], i.tpu_v4_price_on_demand)
     money = {"unit": "USD", "decimals": 1}
     return Recomputed(
-        Figure.between(low, high, **money),
+        i["heim_palm_cost"].figure(**money),
         figures={
+            "rebuilt": Figure.between(low, high, **money),
+            "mfu_cost": F(k.rental_cost(hours["needed_mfu"], i.tpu_v4_price_1yr), **money),
+            "needed_mfu": F(hours["needed_mfu"], "chip-hour", compact=True, decimals=2),
+            "three_year": F(k.rental_cost(hours["reported"], i.tpu_v4_price_3yr), **money),
+            "price_3yr": F(i.tpu_v4_price_3yr, "USD/chip-hour"),
+            "k": F(i.flops_per_param_token, ""),
+            "six_nd": F(k.training_flops(i.palm_params, i.palm_tokens, i.flops_per_param_token), "FLOP"),
             "params": F(i.palm_params, "parameter", compact=True, decimals=0),
             "flops": F(i.palm_flops, "FLOP"),
             "hfu": F(i.palm_hfu, "fraction", decimals=1),
@@ -123,6 +154,7 @@ def _(i, c):
             "epoch": F(i.epoch_palm_cost, **money),
             "aiindex": F(i.aiindex_palm_cost, **money),
         },
+        facts={"basis": i.heim_palm_cost_basis},
     )
 
 
@@ -131,11 +163,12 @@ def llama_project_gpu_hours(i) -> float:
 
 
 @recomputes("A2-llama-cost")
-def _(i, c):
+def llama_cost(i, c):
     hours = i.llama_65b_gpu_hours
+    # Renting the final run's GPU-hours at the 2022 on-demand A100 prices (Azure, AWS); the
+    # committed-use prices are shown beside it, not mixed into the range.
     on_demand = (i.azure_a100_2022_on_demand, i.aws_a100_2022_on_demand)
-    three_year = (i.azure_a100_2022_3yr, i.aws_a100_2022_3yr)
-    cheapest = k.rental_cost(hours, min(three_year))
+    cheapest = k.rental_cost(hours, min(on_demand))
     dearest = k.rental_cost(hours, max(on_demand))
     project = llama_project_gpu_hours(i)
     money = {"unit": "USD", "decimals": 1}
@@ -144,6 +177,7 @@ def _(i, c):
         figures={
             "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
             "gpu_hours": F(hours, "GPU-hour"),
+            "where": W(i, "llama_65b_gpu_hours"),
             "implied_price": F(c["A2-llama-cost"].stated.value / hours, "USD/GPU-hour"),
             "price_year": _year(i, "azure_a100_2022_on_demand"),
             "azure_od": F(i.azure_a100_2022_on_demand, "USD/GPU-hour"),
@@ -152,23 +186,31 @@ def _(i, c):
             "aws_od_cost": F(k.rental_cost(hours, i.aws_a100_2022_on_demand), **money),
             "azure_3yr": F(i.azure_a100_2022_3yr, "USD/GPU-hour"),
             "azure_3yr_cost": F(k.rental_cost(hours, i.azure_a100_2022_3yr), **money),
+            "aws_3yr": F(i.aws_a100_2022_3yr, "USD/GPU-hour"),
+            "aws_3yr_cost": F(k.rental_cost(hours, i.aws_a100_2022_3yr), **money),
+            "aws_1yr": F(i.aws_a100_2022_1yr, "USD/GPU-hour"),
+            "aws_1yr_cost": F(k.rental_cost(hours, i.aws_a100_2022_1yr), **money),
             "epoch": F(i.epoch_llama65b_cost, **money),
             "gpus": F(i.llama_gpus, "GPU"),
             "months": F(i.llama_project_months, "count"),
             "project_gpu_hours": F(project, "GPU-hour", compact=True, decimals=1),
             "project_ratio": F(project / hours, "times", decimals=1),
         },
+        # The dollar figure is GPU-hours times rental prices: an estimate by construction.
+        facts={"basis": "rental estimate"},
     )
 
 
 @recomputes("A2-llama-days")
-def _(i, c):
+def llama_days(i, c):
     hours = k.throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus)
     return Recomputed(
         F(hours / k.HOURS_PER_DAY, "day", decimals=1),
         figures={
             "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
             "tps": F(i.llama_tokens_per_sec_per_gpu, "token/s/GPU"),
+            "where": W(i, "llama_tokens_per_sec_per_gpu"),
+            "table_where": W(i, "llama_65b_gpu_hours"),
             "gpus": F(i.llama_gpus, "GPU"),
             "tokens": F(i.llama_tokens, "token", compact=True, decimals=1),
             "paper_days": F(i.llama_paper_days, "day"),
@@ -179,11 +221,12 @@ def _(i, c):
 
 
 @recomputes("A2-llama-gpus")
-def _(i, c):
+def llama_gpus(i, c):
     return Recomputed(
         F(i.llama_gpus, "GPU"),
         figures={
             "memory": F(i.a100_80gb_memory, "GB"),
+            "where": W(i, "llama_gpus"),
             "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
         },
     )
@@ -199,7 +242,7 @@ def llama_utilisation(i) -> float:
 
 
 @recomputes("A2-mosaic")
-def _(i, c):
+def mosaic(i, c):
     flops = k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
     utilisation = llama_utilisation(i)
     a100_hours = k.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
@@ -211,6 +254,7 @@ def _(i, c):
             "ratio": F(i.mosaic_tokens / i.mosaic_params, "", decimals=1),
             "chinchilla": F(i.chinchilla_tokens / i.chinchilla_params, "", decimals=0),
             "flops": F(flops, "FLOP"),
+            "k": F(i.flops_per_param_token, ""),
             "mfu": F(utilisation, "fraction", decimals=0),
             "a100_hours": F(a100_hours, "GPU-hour", compact=True, decimals=0),
             "gpus": F(i.mosaic_gpus, "GPU"),
@@ -220,6 +264,7 @@ def _(i, c):
             "azure_3yr": F(i.azure_a100_2022_3yr, "USD/GPU-hour"),
             "azure_1yr": F(i.azure_a100_2022_1yr, "USD/GPU-hour"),
         },
+        facts={"model": i.mosaic_model_kind},
     )
 
 

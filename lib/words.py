@@ -1,0 +1,115 @@
+"""Interface words of the book, one table per language.
+
+Everything a reader sees that is not prose written in a chapter and not a number
+formatted by Babel comes from here: verdict labels, section names, the card's
+labels, the verdict policy's kinds, the dimensions a "needs context" verdict names.
+"""
+
+from __future__ import annotations
+
+import re
+
+WORDS: dict[str, dict] = {
+    "es": {
+        "verdict": {"holds": "Se sostiene", "context": "Con matices", "wrong": "No se sostiene",
+                    "unverified": "Sin fuente"},
+        "section": {
+            "scales": "Tres cosas que se llaman «entrenar»",
+            "doors": "Las tres puertas, con números de hoy",
+            "step": "En qué escalón estás",
+            "dgx": "DGX Cloud",
+            "costs": "Cuánto cuesta entrenar grandes modelos",
+            "newcomers": "Alternativas y nuevos actores",
+            "home": "¿Tu propio ChatGPT en casa?",
+        },
+        "card": {"stated": "Dice el artículo", "recomputed": "Recalculado", "as_stated": "Con las entradas del artículo",
+                 "sources": "Fuentes", "none": "ninguna fuente primaria encontrada", "article": "artículo",
+                 "rule": "Regla", "approximate": "cifra aproximada: tolerancia doble",
+                 "exception": "excepción", "reading": "Cómo se lee", "mismatch": "Matiz",
+                 "article_says": "el artículo", "source_says": "la fuente"},
+        "kind": {
+            "count": "recuento o especificación",
+            "price": "precio de lista",
+            "measurement": "medida publicada",
+            "estimate": "estimación",
+            "conversion": "conversión de moneda",
+            "text": "texto",
+        },
+        "dimension": {
+            "currency": "moneda",
+            "hardware": "hardware",
+            "clock": "reloj frente a cómputo",
+            "spending": "estimación de alquiler frente a gasto declarado",
+            "date": "fecha",
+            "scope": "alcance",
+            "attribution": "atribución",
+        },
+        "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de"},
+        "and": "y",
+        # The parts of a paper a locator names ("Section 2.4" -> "sección 2.4").
+        "place": {"Section": "sección", "Sections": "secciones", "Table": "tabla", "Tables": "tablas",
+                  "Appendix": "apéndice", "Figure": "figura"},
+    },
+    "en": {
+        "verdict": {"holds": "Holds", "context": "Needs context", "wrong": "Does not hold",
+                    "unverified": "Unverified"},
+        "section": {
+            "scales": "Three things called “training”",
+            "doors": "The three doors, with today's numbers",
+            "step": "Which step you are on",
+            "dgx": "DGX Cloud",
+            "costs": "What training large models costs",
+            "newcomers": "Cheaper newcomers",
+            "home": "Your own ChatGPT at home?",
+        },
+        "card": {"stated": "The article says", "recomputed": "Recomputed", "as_stated": "With the article's inputs",
+                 "sources": "Sources", "none": "no primary source found", "article": "article",
+                 "rule": "Rule", "approximate": "approximate figure: double tolerance",
+                 "exception": "exception", "reading": "How it is read", "mismatch": "Context",
+                 "article_says": "the article", "source_says": "the source"},
+        "kind": {
+            "count": "count or specification",
+            "price": "list price",
+            "measurement": "published measurement",
+            "estimate": "estimate",
+            "conversion": "currency conversion",
+            "text": "text",
+        },
+        "dimension": {
+            "currency": "currency",
+            "hardware": "hardware",
+            "clock": "wall clock versus compute",
+            "spending": "rental estimate versus reported spending",
+            "date": "date",
+            "scope": "scope",
+            "attribution": "attribution",
+        },
+        "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than"},
+        "and": "and",
+        "place": {"Section": "Section", "Sections": "Sections", "Table": "Table", "Tables": "Tables",
+                  "Appendix": "Appendix", "Figure": "Figure"},
+    },
+}
+LANGS = tuple(WORDS)
+
+
+def words(lang: str) -> dict:
+    """The interface words of `lang` ("es" or "en"); anything else is a ValueError."""
+    try:
+        return WORDS[lang]
+    except KeyError:
+        raise ValueError(f"unknown language '{lang}': use one of {', '.join(LANGS)}") from None
+
+
+PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA-Z.]+)?)")
+
+
+def place(locator: str, lang: str) -> str:
+    """The part of a paper a locator starts with, in `lang`: "Sections 2.2 and 2.5" ->
+    "secciones 2.2 y 2.5". A locator that names no section, table or figure is an error."""
+    match = PLACE.match(locator)
+    if not match:
+        raise ValueError(f"locator {locator!r} does not start with a section, table, appendix or figure")
+    w = words(lang)
+    number = match.group(2).replace(" and ", f" {w['and']} ")
+    return f"{w['place'][match.group(1)]} {number}"
