@@ -81,7 +81,11 @@ def lambda_h100_1x(i, c):
     return Recomputed(
         F(price, "USD/GPU-hour"),
         figures={"seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
-                 "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour")},
+                 "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+                 "sxm_2025": F(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
+                 "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
+                 "node_2024": F(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
+                 "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen)},
         facts={"variant": variant},
     )
 

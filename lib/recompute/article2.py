@@ -43,7 +43,13 @@ def dgx_memory(i, c):
 
 
 def dgx_price_per_gpu_hour(i) -> float:
+    """DGX Cloud's monthly list price at launch as a price per GPU-hour."""
     return k.monthly_to_hourly(i.dgx_cloud_price_month, i.dgx_h100_gpus)
+
+
+def dgx_price_eur(i) -> float:
+    """DGX Cloud's monthly list price in euros at the ECB reference rate of launch day."""
+    return k.convert(i.dgx_cloud_price_month, i.dgx_cloud_price_currency, "EUR", i.dgx_cloud_announced)
 
 
 @recomputes("A2-dgx-price")
@@ -51,7 +57,7 @@ def dgx_price(i, c):
     day = i.dgx_cloud_announced
     per_gpu_hour = dgx_price_per_gpu_hour(i)
     return Recomputed(
-        F(k.convert(i.dgx_cloud_price_month, i.dgx_cloud_price_currency, "EUR", day), "EUR", decimals=1),
+        F(dgx_price_eur(i), "EUR", decimals=1),
         # The article's figure, if it simply read the dollar list price as euros.
         as_stated=F(i.dgx_cloud_price_month, "EUR", decimals=1),
         figures={
@@ -158,6 +164,11 @@ def palm_cost(i, c):
     )
 
 
+def llama_final_run_days(i) -> float:
+    """Days of LLaMA 65B's final run, from its tokens and its measured throughput per GPU."""
+    return k.throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus) / k.HOURS_PER_DAY
+
+
 def llama_project_gpu_hours(i) -> float:
     return k.gpu_hours(i.llama_gpus, k.months_to_hours(i.llama_project_months))
 
@@ -203,9 +214,8 @@ def llama_cost(i, c):
 
 @recomputes("A2-llama-days")
 def llama_days(i, c):
-    hours = k.throughput_hours(i.llama_tokens, i.llama_tokens_per_sec_per_gpu, i.llama_gpus)
     return Recomputed(
-        F(hours / k.HOURS_PER_DAY, "day", decimals=1),
+        F(llama_final_run_days(i), "day", decimals=1),
         figures={
             "params": F(i.llama_65b_params, "parameter", compact=True, decimals=0),
             "tps": F(i.llama_tokens_per_sec_per_gpu, "token/s/GPU"),
