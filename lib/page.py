@@ -19,7 +19,7 @@ from . import compute, fmt
 from .claims import APPROXIMATE_FACTOR, POLICY, Checked, check_all, verdict_label
 from .figure import Figure
 from .inputs import Input, Inputs, load_inputs
-from .words import words
+from .words import fact, words
 
 TABLE = {
     "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
@@ -41,7 +41,7 @@ def mismatch_lines(checked: Checked, lang: str) -> list[str]:
     """One line per mismatch that makes the verdict "needs context": both sides, named."""
     w = words(lang)["card"]
     return [f"**{w['mismatch']} · {words(lang)['dimension'][m.dimension]}:** {w['article_says']} "
-            f"<q lang=\"es\">{m.words}</q> ({m.article}); {w['source_says']}: {checked.result.facts[m.fact]}"
+            f"<q lang=\"es\">{m.words}</q> ({fact(m.article, lang)}); {w['source_says']}: {fact(checked.result.facts[m.fact], lang)}"
             for m in checked.mismatches]
 
 

@@ -46,6 +46,12 @@ WORDS: dict[str, dict] = {
         },
         "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de"},
         "and": "y",
+        # The two sides of a mismatch, as the registry records them (names and codes pass as they are).
+        "fact": {"calendar days": "días de calendario", "continuous training": "entrenamiento continuo",
+                 "replacement": "reemplazo", "cycling": "rotación (cycling)", "GPUs": "GPU",
+                 "supercomputer": "el superordenador completo", "reported spending": "gasto declarado",
+                 "cloud rental estimate": "estimación de alquiler en la nube", "rental estimate": "estimación de alquiler",
+                 "chatbot": "chatbot", "base model": "modelo base"},
         # The parts of a paper a locator names ("Section 2.4" -> "sección 2.4").
         "place": {"Section": "sección", "Sections": "secciones", "Table": "tabla", "Tables": "tablas",
                   "Appendix": "apéndice", "Figure": "figura"},
@@ -86,6 +92,11 @@ WORDS: dict[str, dict] = {
         },
         "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than"},
         "and": "and",
+        "fact": {"calendar days": "calendar days", "continuous training": "continuous training",
+                 "replacement": "replacement", "cycling": "cycling", "GPUs": "GPUs",
+                 "supercomputer": "the whole supercomputer", "reported spending": "reported spending",
+                 "cloud rental estimate": "cloud rental estimate", "rental estimate": "rental estimate",
+                 "chatbot": "chatbot", "base model": "base model"},
         "place": {"Section": "Section", "Sections": "Sections", "Table": "Table", "Tables": "Tables",
                   "Appendix": "Appendix", "Figure": "Figure"},
     },
@@ -102,6 +113,19 @@ def words(lang: str) -> dict:
 
 
 PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA-Z.]+)?)")
+
+
+NAME_OR_CODE = re.compile(r"^(?=.*[\dA-Z]{2})[\w .-]+$")  # H100 SXM, USD, 2021
+
+
+def fact(value: str, lang: str) -> str:
+    """One side of a mismatch in `lang`: a word from the table, or a name or code as it is."""
+    table = words(lang)["fact"]
+    if value in table:
+        return table[value]
+    if NAME_OR_CODE.match(value):
+        return value
+    raise ValueError(f"no {lang} words for the mismatch value {value!r}: add it to lib/words.py")
 
 
 def place(locator: str, lang: str) -> str:

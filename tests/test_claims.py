@@ -152,7 +152,7 @@ def changed_inputs():
             for days in (-10, 10, -800, 800):
                 yield name, inputs.replace(name, value=entry.value + dt.timedelta(days=days))
         elif entry.is_range or isinstance(entry.value, float):
-            for factor in (10, 0.1):
+            for factor in (10, 0.1, 1e4, 1e-4):
                 yield name, inputs.scaled(name, factor)
 
 
@@ -244,3 +244,13 @@ def test_each_chapter_shows_every_claim_of_its_article(article):
         text = "\n".join(c.source for c in nbformat.read(path, 4).cells if c.cell_type == "markdown")
         shown = set(re.findall(r"\{glue:md\} (\S+)\.box", text))
         assert ids == shown, f"{path.name} ({lang}): missing {sorted(ids - shown)}, unknown {sorted(shown - ids)}"
+
+
+def test_both_sides_of_every_mismatch_read_in_both_languages():
+    from lib.words import fact
+
+    for checked in CHECKED.values():
+        for m in checked.claim.mismatches:
+            for lang in LANGS:
+                fact(m.article, lang)
+                fact(checked.result.facts[m.fact], lang)

@@ -354,8 +354,10 @@ def full_ft_gpus(i, c):
     per_param = k.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
     memory = k.training_memory_gb(i.ft_example_params, per_param)
     return Recomputed(
-        F(k.devices_needed(memory, i.a100_80gb_memory), "GPU"),
+        F(i.alpaca_gpus, "GPU"),
         figures={
+            "needed": F(k.devices_needed(memory, i.a100_80gb_memory), "GPU"),
+            "hours": F(i.alpaca_hours, "hour"),
             "bytes": F(per_param, "byte/parameter"),
             "params": F(i.ft_example_params, "parameter", compact=True, decimals=1),
             "memory": F(memory, "GB"),
@@ -389,11 +391,26 @@ def gptoss_compute(i, c):
     )
 
 
+@recomputes("A1-full-ft-duration")
+def full_ft_duration(i, c):
+    return Recomputed(
+        F(i.alpaca_hours, "hour"),
+        figures={
+            "params": F(i.alpaca_params, "parameter", compact=True, decimals=0),
+            "examples": F(i.alpaca_examples, "example"),
+            "gpus": F(i.alpaca_gpus, "GPU"),
+            "gpu_hours": F(k.gpu_hours(i.alpaca_gpus, i.alpaca_hours), "GPU-hour"),
+        },
+    )
+
+
 @recomputes("A1-ft-examples")
 def ft_examples(i, c):
-    return Recomputed(None)
+    return Recomputed(F(i.alpaca_examples, "example"))
 
 
 @recomputes("A1-ft-corpus-ratio")
 def ft_corpus_ratio(i, c):
-    return Recomputed(None, figures={"dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0)})
+    # No source gives a fine-tuning set and a pretraining corpus in the same unit.
+    return Recomputed(None, figures={"dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
+                                     "alpaca_examples": F(i.alpaca_examples, "example")})
