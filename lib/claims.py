@@ -32,7 +32,8 @@ POLICY = {
     "text": 0.0,  # a name, a licence, a procedure: the same words or not
 }
 # Words that make a stated figure approximate; an approximate figure gets twice its kind's tolerance.
-HEDGES = ("unos", "unas", "ronda", "aproximadamente", "en torno a", "alrededor de", "cerca de", "≈")
+HEDGES = ("unos", "unas", "ronda", "aproximadamente", "en torno a", "alrededor de", "cerca de", "casi",
+          "del orden de", "más o menos", "≈")
 APPROXIMATE_FACTOR = 2
 # Bounds ("more than", "at least", "less than") are directions: checked without tolerance.
 DIMENSIONS = tuple(WORDS["en"]["dimension"])
@@ -98,12 +99,14 @@ class Claim:
 
 @dataclasses.dataclass(frozen=True)
 class Checked:
-    """A claim with its recomputation, its verdict and the mismatches that made it."""
+    """A claim with its recomputation, its verdict, the mismatches that made it "context",
+    and the secondary inputs that made it "unverified"."""
 
     claim: Claim
     result: Recomputed
     verdict: str
     mismatches: tuple[Mismatch, ...] = ()
+    secondary: tuple[str, ...] = ()
 
     def figures(self) -> dict[str, Figure]:
         named = {"stated": self.claim.stated, "sourced": self.result.sourced, "as_stated": self.result.as_stated}
@@ -187,17 +190,18 @@ def active_mismatches(claim: Claim, result: Recomputed) -> tuple[Mismatch, ...]:
     return tuple(m for m in claim.mismatches if m.article.casefold() != result.facts[m.fact].casefold())
 
 
-def judge(claim: Claim, result: Recomputed) -> tuple[str, tuple[Mismatch, ...]]:
+def judge(claim: Claim, result: Recomputed, secondary: tuple[str, ...] = ()) -> tuple[str, tuple[Mismatch, ...]]:
     """The verdict, and the mismatches that make it "context".
 
-    - no primary source gives a figure: unverified;
+    - no primary source gives a figure (none at all, or the sourced figure rests on
+      `secondary` inputs, known only from reports of their source): unverified;
     - the sources agree with the stated figure: holds, or context while a recorded
       mismatch (currency, hardware, wall clock, ...) has two different sides;
     - they disagree, but the article's own inputs give its figure and a mismatch
       explains the difference: context;
     - otherwise: wrong.
     """
-    if result.sourced is None:
+    if result.sourced is None or secondary:
         return "unverified", ()
     active = active_mismatches(claim, result)
     if agrees(claim.stated, result.sourced, claim.tolerance):
@@ -311,14 +315,32 @@ def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
     return claims
 
 
+def rests_on_secondary(fn: Recompute, result: Recomputed, inputs: Inputs, claims: Mapping[str, Claim],
+                       read: set[str]) -> tuple[str, ...]:
+    """The secondary inputs (among those the recomputation `read`) that the sourced figure
+    depends on: those whose nudge moves it, or makes it impossible to compute."""
+
+    def moves(name: str) -> bool:
+        try:
+            return fn(inputs.nudged(name), claims).sourced.raw() != result.sourced.raw()
+        except ValueError:
+            return True
+
+    if result.sourced is None:
+        return ()
+    return tuple(name for name in sorted(read) if inputs[name].secondary and moves(name))
+
+
 def check(claim: Claim, inputs: Inputs, claims: Mapping[str, Claim]) -> Checked:
     try:
         fn = RECOMPUTE[claim.id]
     except KeyError:
         raise RegistryError(f"claim {claim.id} has no recompute function") from None
-    result = fn(inputs, claims)
-    verdict, mismatches = judge(claim, result)
-    return Checked(claim, result, verdict, mismatches)
+    read: set[str] = set()
+    result = fn(inputs.recording(read), claims)
+    secondary = rests_on_secondary(fn, result, inputs, claims, read)
+    verdict, mismatches = judge(claim, result, secondary)
+    return Checked(claim, result, verdict, mismatches, secondary)
 
 
 def check_all(inputs: Inputs | None = None, article: int | None = None) -> list[Checked]:

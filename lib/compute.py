@@ -143,5 +143,25 @@ def convert(amount: float, from_currency: str, to_currency: str, date: dt.date) 
     return amount * ecb_rate(to_currency, date) / ecb_rate(from_currency, date)
 
 
+@lru_cache(maxsize=64)
+def ecb_rates(currency: str, start: dt.date, end: dt.date) -> dict[dt.date, float]:
+    """Every ECB reference rate of `currency` per euro published from `start` to `end`."""
+    for name, d in (("start", start), ("end", end)):
+        if not isinstance(d, dt.date):
+            raise ValueError(f"{name} must be a date, got {d!r}")
+    if end < start:
+        raise ValueError(f"end ({end}) is before start ({start})")
+    rates, day = {}, start
+    while day <= end:
+        try:
+            rates[day] = ecb_rate(currency, day)
+        except ValueError:
+            pass  # a weekend or a TARGET holiday: no rate that day
+        day += dt.timedelta(days=1)
+    if not rates:
+        raise ValueError(f"no ECB rate for {currency} between {start} and {end}")
+    return rates
+
+
 def last_ecb_date(currency: str = "USD") -> dt.date:
     return _ecb().bounds[currency].last_date

@@ -114,6 +114,9 @@ class Figure:
             return f"{word} " + dataclasses.replace(self, high=self.low, low_open=False).format(lang)
         if self.low == 0 and self.high_open:
             return f"{bound['less_than']} " + dataclasses.replace(self, low=self.high, high_open=False).format(lang)
+        if self.high_open:
+            low, high = (dataclasses.replace(self, low=v, high=v, high_open=False).format(lang) for v in (self.low, self.high))
+            return bound["range_open"].format(low=low, high=high)
         if self.unit in CURRENCIES:
             if self.high >= 1e6:
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)

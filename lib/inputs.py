@@ -7,11 +7,13 @@ book's BibTeX file, its unit is unknown, or a price has no date.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
 import math
 import tomllib
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 
 from pybtex.database import parse_file
@@ -46,6 +48,7 @@ class Input:
     high: float | None = None
     seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
     bound: str | None = None  # "more_than" or "at_least" where the source gives only a bound ("over 100")
+    secondary: bool = False  # known only from reports of the source, not from the source itself
 
     @property
     def is_range(self) -> bool:
@@ -68,18 +71,27 @@ def bib_files() -> list[Path]:
 
 
 def bib_keys() -> set[str]:
-    keys: set[str] = set()
-    for path in bib_files():
-        keys |= set(parse_file(str(path)).entries.keys())
-    return keys
+    return set(_bib_keys(tuple((str(p), p.stat().st_mtime_ns) for p in bib_files())))
+
+
+@lru_cache(maxsize=32)
+def _toml(path: str, mtime: int) -> dict:
+    """A .toml file parsed once per version of the file (path, mtime)."""
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=4)
+def _bib_keys(files: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    """The keys of the .bib files, parsed once per version of the files (path, mtime)."""
+    return frozenset(key for path, _ in files for key in parse_file(path).entries.keys())
 
 
 def read_tables(folder: Path) -> dict[str, dict]:
     """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error."""
     merged: dict[str, dict] = {}
     for path in sorted(folder.glob("*.toml")):
-        with open(path, "rb") as fh:
-            tables = tomllib.load(fh)
+        tables = copy.deepcopy(_toml(str(path), path.stat().st_mtime_ns))
         twice = sorted(set(tables) & set(merged))
         if twice:
             raise ValueError(f"{path.name} defines again: {', '.join(twice)}")
@@ -126,10 +138,17 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
 class Inputs(Mapping):
     """All sourced inputs by name; `inputs.opt_gpus` is the value of that input."""
 
-    def __init__(self, entries: Mapping[str, Input]):
+    def __init__(self, entries: Mapping[str, Input], read: set[str] | None = None):
         self._entries = dict(entries)
+        self._read = read  # when a set, the names looked up are added to it
+
+    def recording(self, read: set[str]) -> "Inputs":
+        """The same inputs, adding to `read` the name of every input looked up."""
+        return Inputs(self._entries, read)
 
     def __getitem__(self, name: str) -> Input:
+        if self._read is not None:
+            self._read.add(name)
         try:
             return self._entries[name]
         except KeyError:
@@ -152,6 +171,17 @@ class Inputs(Mapping):
         entries = dict(self._entries)
         entries[name] = dataclasses.replace(self[name], **changes)
         return Inputs(entries)
+
+    def nudged(self, name: str) -> "Inputs":
+        """A copy with one input changed a little, whatever its kind (to see what depends on it)."""
+        entry = self[name]
+        if entry.unit == "text":
+            return self.replace(name, value=f"{entry.value} (nudged)")
+        if entry.unit == "date":
+            return self.replace(name, value=entry.value - dt.timedelta(days=7))  # the same weekday
+        if not entry.is_range and not isinstance(entry.value, float):
+            raise ValueError(f"input '{name}' cannot be nudged")
+        return self.scaled(name, 1.01)
 
     def scaled(self, name: str, factor: float) -> "Inputs":
         """A copy with one numeric input multiplied by `factor`."""

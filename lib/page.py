@@ -67,6 +67,10 @@ def card(checked: Checked, lang: str) -> str:
         lines += ["", f"**{w['reading']}:** {claim.reading[lang]}"]
     for line in mismatch_lines(checked, lang):
         lines += ["", line]
+    if checked.secondary:
+        inputs = load_inputs()
+        keys = sorted({inputs[name].source for name in checked.secondary})
+        lines += ["", f"**{w['secondary']}:** {{cite:p}}`{','.join(keys)}`"]
     lines += [
         "",
         checked.context(lang),

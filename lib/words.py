@@ -26,7 +26,8 @@ WORDS: dict[str, dict] = {
                  "sources": "Fuentes", "none": "ninguna fuente primaria encontrada", "article": "artículo",
                  "rule": "Regla", "approximate": "cifra aproximada: tolerancia doble",
                  "exception": "excepción", "reading": "Cómo se lee", "mismatch": "Matiz",
-                 "article_says": "el artículo", "source_says": "la fuente"},
+                 "article_says": "el artículo", "source_says": "la fuente",
+                 "secondary": "Solo en fuentes secundarias (el veredicto pide una primaria)"},
         "kind": {
             "count": "recuento o especificación",
             "price": "precio de lista",
@@ -44,17 +45,19 @@ WORDS: dict[str, dict] = {
             "scope": "alcance",
             "attribution": "atribución",
         },
-        "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de"},
+        "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de",
+                  "range_open": "de {low} a menos de {high}"},
         "and": "y",
         # The two sides of a mismatch, as the registry records them (names and codes pass as they are).
         "fact": {"calendar days": "días de calendario", "continuous training": "entrenamiento continuo",
                  "replacement": "reemplazo", "cycling": "rotación (cycling)", "GPUs": "GPU",
                  "supercomputer": "el superordenador completo", "reported spending": "gasto declarado",
                  "cloud rental estimate": "estimación de alquiler en la nube", "rental estimate": "estimación de alquiler",
-                 "chatbot": "chatbot", "base model": "modelo base"},
+                 "chatbot": "chatbot", "base model": "modelo base", "the article's days": "los días del artículo",
+                 "parameters and data": "parámetros y datos", "parameters": "parámetros", "no date": "ninguna fecha"},
         # The parts of a paper a locator names ("Section 2.4" -> "sección 2.4").
         "place": {"Section": "sección", "Sections": "secciones", "Table": "tabla", "Tables": "tablas",
-                  "Appendix": "apéndice", "Figure": "figura"},
+                  "Appendix": "apéndice", "Figure": "figura", "Abstract": "resumen"},
     },
     "en": {
         "verdict": {"holds": "Holds", "context": "Needs context", "wrong": "Does not hold",
@@ -72,7 +75,8 @@ WORDS: dict[str, dict] = {
                  "sources": "Sources", "none": "no primary source found", "article": "article",
                  "rule": "Rule", "approximate": "approximate figure: double tolerance",
                  "exception": "exception", "reading": "How it is read", "mismatch": "Context",
-                 "article_says": "the article", "source_says": "the source"},
+                 "article_says": "the article", "source_says": "the source",
+                 "secondary": "Only in secondary sources (a verdict needs a primary one)"},
         "kind": {
             "count": "count or specification",
             "price": "list price",
@@ -90,15 +94,17 @@ WORDS: dict[str, dict] = {
             "scope": "scope",
             "attribution": "attribution",
         },
-        "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than"},
+        "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than",
+                  "range_open": "{low} to under {high}"},
         "and": "and",
         "fact": {"calendar days": "calendar days", "continuous training": "continuous training",
                  "replacement": "replacement", "cycling": "cycling", "GPUs": "GPUs",
                  "supercomputer": "the whole supercomputer", "reported spending": "reported spending",
                  "cloud rental estimate": "cloud rental estimate", "rental estimate": "rental estimate",
-                 "chatbot": "chatbot", "base model": "base model"},
+                 "chatbot": "chatbot", "base model": "base model", "the article's days": "the article's days",
+                 "parameters and data": "parameters and data", "parameters": "parameters", "no date": "no date"},
         "place": {"Section": "Section", "Sections": "Sections", "Table": "Table", "Tables": "Tables",
-                  "Appendix": "Appendix", "Figure": "Figure"},
+                  "Appendix": "Appendix", "Figure": "Figure", "Abstract": "abstract"},
     },
 }
 LANGS = tuple(WORDS)
@@ -112,7 +118,7 @@ def words(lang: str) -> dict:
         raise ValueError(f"unknown language '{lang}': use one of {', '.join(LANGS)}") from None
 
 
-PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA-Z.]+)?)")
+PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA-Z.]+)?)|^(Abstract)\b")
 
 
 NAME_OR_CODE = re.compile(r"^(?=.*[\dA-Z]{2})[\w .-]+$")  # H100 SXM, USD, 2021
@@ -135,5 +141,7 @@ def place(locator: str, lang: str) -> str:
     if not match:
         raise ValueError(f"locator {locator!r} does not start with a section, table, appendix or figure")
     w = words(lang)
+    if match.group(3):
+        return w["place"][match.group(3)]
     number = match.group(2).replace(" and ", f" {w['and']} ")
     return f"{w['place'][match.group(1)]} {number}"

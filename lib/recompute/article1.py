@@ -3,7 +3,9 @@ shows its own arithmetic, from the article's stated figures (`c`)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
+from functools import lru_cache
 
 from .. import compute as k
 from ..claims import Recomputed, recomputes
@@ -43,8 +45,10 @@ def lora_reduction(i) -> float:
 def lora_params_reduction(i, c):
     lora = lora_params(i)
     return Recomputed(
-        F(lora_reduction(i), "times"),
+        F(i.lora_abstract_param_reduction, "times"),
         figures={
+            "rebuilt": F(lora_reduction(i), "times"),
+            "where": W(i, "lora_abstract_param_reduction"),
             "lora_params": F(lora, "parameter"),
             "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
             "layers": F(i.gpt3_layers, "layer"),
@@ -61,8 +65,11 @@ def lora_params_reduction(i, c):
 def lora_memory(i, c):
     frozen = k.training_memory_gb(i.gpt3_full_ft_trainable, i.bytes_fp16_weight)
     return Recomputed(
-        F(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
-        figures={"full": F(i.lora_vram_full, "GB"), "lora": F(i.lora_vram_lora, "GB"), "frozen": F(frozen, "GB")},
+        F(i.lora_abstract_memory_reduction, "times"),
+        figures={"rebuilt": F(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
+                 "where": W(i, "lora_abstract_memory_reduction"),
+                 "full": F(i.lora_vram_full, "GB"), "lora": F(i.lora_vram_lora, "GB"),
+                 "frozen": F(frozen, "GB", decimals=1)},
     )
 
 
@@ -80,13 +87,12 @@ def lambda_h100_1x(i, c):
     variant, price = cheapest_single_h100(i)
     return Recomputed(
         F(price, "USD/GPU-hour"),
-        figures={"seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+        figures={"variant": Figure.says(variant), "seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                  "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
                  "sxm_2025": F(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
                  "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
                  "node_2024": F(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
                  "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen)},
-        facts={"variant": variant},
     )
 
 
@@ -178,13 +184,21 @@ def opt_wall_clock_gpu_hours(i) -> float:
     return k.gpu_hours(i.opt_gpus, k.days_to_hours(opt_wall_clock_days(i)))
 
 
+def opt_h100_hours(i) -> float:
+    """OPT-175B's compute (logbook FLOPs) on H100s at the utilisation OPT achieved on A100s."""
+    utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
+    dense_peak = i.h100_sxm_bf16_sparse_peak / 2  # the datasheet's figure is with sparsity
+    return k.flops_to_device_hours(i.opt_total_flops, dense_peak, utilisation)
+
+
 def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
-    """OPT-175B's rental cost four ways: (scenario, GPU-hours, price per GPU-hour).
-    The article's sum first, then the logbook's wall clock or the effective compute at A100 or H100 prices."""
+    """OPT-175B's rental cost four ways: (scenario, GPU-hours, price per GPU-hour). The article's
+    sum first, then the logbook's wall clock and the effective compute at the A100 price, and
+    its compute on H100s at the H100 price."""
     return [
         ("article", article_opt_gpu_hours(c), c["A1-lambda-h100-8x"].stated.value),
         ("wall_a100", opt_wall_clock_gpu_hours(i), i.lambda_a100_sxm_8x),
-        ("eff_h100", i.opt_llama_table_gpu_hours, i.lambda_h100_sxm_8x),
+        ("h100", opt_h100_hours(i), i.lambda_h100_sxm_8x),
         ("eff_a100", i.opt_llama_table_gpu_hours, i.lambda_a100_sxm_8x),
     ]
 
@@ -199,7 +213,9 @@ def opt_cost(i, c):
         as_stated=F(cost["article"], "USD", decimals=2),
         figures={
             "at_a100": F(cost["eff_a100"], "USD", decimals=2),
-            "at_h100": F(cost["eff_h100"], "USD", decimals=2),
+            "at_h100": F(cost["h100"], "USD", decimals=2),
+            "h100_hours": F(opt_h100_hours(i), "GPU-hour", compact=True, decimals=0),
+            "utilisation": F(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=0),
             "wall_clock_a100": F(cost["wall_a100"], "USD", decimals=2),
             "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
             "h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
@@ -222,7 +238,7 @@ def opt_manual_restarts(i, c):
 
 @recomputes("A1-opt-hosts")
 def opt_hosts(i, c):
-    return Recomputed(i["opt_hosts_cycled"].figure("count"), facts={"action": i.opt_hosts_action})
+    return Recomputed(i["opt_hosts_cycled"].figure("count"), figures={"where": W(i, "opt_hosts_cycled")})
 
 
 @recomputes("A1-opt-auto-restarts")
@@ -248,18 +264,42 @@ def budget_usd(i) -> float:
     return k.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
 
 
+@lru_cache(maxsize=64)
+def last_day_at_rate(low: float, high: float, before: dt.date) -> dt.date | None:
+    """The last day before `before` on which the ECB's dollars per euro were between low and high."""
+    day = before
+    for _ in range(3660):  # ten years back at most
+        day -= dt.timedelta(days=1)
+        try:
+            if low <= k.ecb_rate("USD", day) <= high:
+                return day
+        except ValueError:
+            continue  # a day with no rate
+    return None
+
+
 @recomputes("A1-budget-eur-usd")
 def budget_eur_usd(i, c):
+    # The article mentions gpt-oss: it was written after gpt-oss's card, and before the ECB's last rate here.
     stated = c["A1-budget-eur-usd"].stated
+    implied = (stated.low / i.budget_eur, stated.high / i.budget_eur)
+    rates = k.ecb_rates("USD", i.gptoss_card_month, i.budget_rate_date).values()
+    low, high = min(rates), max(rates)
+    inside = low <= implied[1] and implied[0] <= high
+    last = last_day_at_rate(*implied, i.gptoss_card_month)
     return Recomputed(
-        F(budget_usd(i), "USD", decimals=2),
+        Figure.between(i.budget_eur * low, i.budget_eur * high, "USD", decimals=2),
         figures={
             "budget": F(i.budget_eur, "EUR", decimals=0),
-            "rate": F(k.ecb_rate("USD", i.budget_rate_date), "", decimals=4),
+            "card_month": Figure.on(i.gptoss_card_month),
             "rate_date": Figure.on(i.budget_rate_date),
-            "implied_low": F(stated.low / i.budget_eur, "", decimals=3),
-            "implied_high": F(stated.high / i.budget_eur, "", decimals=3),
+            "rate_low": F(low, "", decimals=4),
+            "rate_high": F(high, "", decimals=4),
+            "implied_low": F(implied[0], "", decimals=3),
+            "implied_high": F(implied[1], "", decimals=3),
+            "last_day": Figure.on(last) if last else Figure.says("—"),
         },
+        facts={"rate_date": "the article's days" if inside else (last.isoformat() if last else "no date")},
     )
 
 
@@ -276,7 +316,6 @@ def budget_hours(i, c):
             "rate_date": Figure.on(i.budget_rate_date),
             "seen": _lambda_seen(i),
         },
-        facts={"variant": cheapest_single_h100(i)[0]},
     )
 
 
@@ -318,9 +357,20 @@ def orders_of_magnitude(*values: float) -> list[int]:
 def three_scales(i, c):
     # Parameters each operation trains on GPT-3 175B: pretraining and full fine-tuning all of them.
     trained = {"pretraining": i.gpt3_full_ft_trainable, "full": i.gpt3_full_ft_trainable, "lora": lora_params(i)}
+    # The article's own three steps: a corpus "thousands of times smaller" (data), then
+    # LoRA's "10,000 times" fewer parameters (parameters); 1 stands for pretraining.
+    data_gap = c["A1-ft-corpus-ratio"].stated.low
+    param_gap = c["A1-lora-params"].stated.value
+    steps = orders_of_magnitude(1, 1 / data_gap, 1 / data_gap / param_gap)
+    # The sources measure the three operations in trainable parameters only, unless a
+    # source gives the data gap in the same unit too.
+    data_sourced = ft_corpus_ratio(i, c).sourced is not None
     return Recomputed(
         F(len(set(orders_of_magnitude(*trained.values()))), "order of magnitude"),
+        as_stated=F(len(set(steps)), "order of magnitude"),
+        facts={"measured_in": "parameters and data" if data_sourced else "parameters"},
         figures={
+            "lora_stated": F(param_gap, "times"),
             "ratio": F(lora_reduction(i), "times"),
             "orders": F(math.log10(lora_reduction(i)), "order of magnitude", decimals=1),
             "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
