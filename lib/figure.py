@@ -104,7 +104,9 @@ class Figure:
             return fmt.date(self.date, lang)
         if self.text is not None:
             shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
-            return f" {words(lang)['and']} ".join(shown) if shown else self.text
+            if len(shown) < 2:
+                return shown[0] if shown else self.text
+            return f"{', '.join(shown[:-1])} {words(lang)['and']} {shown[-1]}"
         bound = words(lang)["bound"]
         if self.sequence:
             return " → ".join(Figure.of(v, self.unit, decimals=self.decimals, compact=self.compact).format(lang)
