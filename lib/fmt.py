@@ -94,8 +94,13 @@ def percent(fraction: float, lang: str, decimals: int = 1) -> str:
 
 
 def compact(x: float, lang: str, decimals: int = 1) -> str:
-    """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion."""
-    return format_compact_decimal(_finite(x), format_type="long", locale=locale(lang), fraction_digits=decimals)
+    """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion; and, as Spanish writes
+    thousands of millions, 175.300 millones / 175.3 billion (STYLE.md)."""
+    x = _finite(x)
+    if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12:
+        millions = round(x / 1e6, decimals - 3)  # the same precision as 175.3 billion
+        return f"{number(millions, lang, max(0, decimals - 3))} millones"
+    return format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
 
 
 def scientific(x: float, lang: str, decimals: int = 2) -> str:
@@ -123,16 +128,22 @@ def seen(when: dt.date | int, lang: str) -> str:
 
 
 def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
-    """3,29 US$ / $3.29 (Babel's CLDR symbols and placement)."""
+    """3,29 dólares / $3.29: Spanish names the currency in words, as its prose does
+    (STYLE.md); English takes Babel's CLDR symbol and placement."""
+    if locale(lang) == "es_ES":
+        return f"{number(x, lang, decimals)} {CURRENCY_WORDS['es'][currency]}"
     loc = Locale.parse(locale(lang))
     pattern = loc.currency_formats["standard"].pattern.split(";")[0]
     pattern = pattern.replace("#,##0.00", "#,##0" + ("." + "0" * decimals if decimals else ""))
     return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
 
 
-def _scale(x: float) -> float:
-    """The power of 1,000 (thousand, million, ...) that Babel's long compact form uses for x."""
+def _scale(x: float, lang: str) -> float:
+    """The power of 1,000 (thousand, million, ...) that the long compact form uses for x
+    (Spanish counts thousands of millions in millions)."""
     x = abs(x)
+    if locale(lang) == "es_ES" and 1e9 <= x < 1e12:
+        return 1e6
     return 1e12 if x >= 1e12 else 1e9 if x >= 1e9 else 1e6 if x >= 1e6 else 1e3 if x >= 1e3 else 1
 
 
@@ -149,7 +160,9 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     low = _finite(low)
     if low > high:
         raise ValueError(f"range low ({low:g}) is above high ({high:g})")
-    scale = _scale(high)
+    scale = _scale(high, lang)
+    if scale == 1e6 and high >= 1e9:  # Spanish thousands of millions: 13.900 millones
+        decimals = max(0, decimals - 3)
     if scale < 1e3:
         text = money(low, currency, lang)
         return text if low == high else f"{text}{DASH}{money(high, currency, lang)}"

@@ -31,8 +31,18 @@ def test_spanish_billion_is_ten_to_the_twelve():
 
 def test_money_keeps_currency_and_cents():
     assert fmt.money(3.29, "USD", "en") == "$3.29"
-    assert fmt.money(3.29, "USD", "es").startswith("3,29")
-    assert fmt.money(200, "EUR", "es", 0).startswith("200")
+    assert fmt.money(3.29, "USD", "es") == "3,29 dólares"
+    assert fmt.money(200, "EUR", "es", 0) == "200 euros"
+    assert fmt.money(34335, "EUR", "en", 0) == "€34,335"
+
+
+def test_spanish_counts_thousands_of_millions_in_millions():
+    assert fmt.compact(175e9, "es", 0) == "175.000 millones"
+    assert fmt.compact(175.2558e9, "es", 1) == "175.300 millones"
+    assert fmt.compact(1e9, "es", 0) == "1.000 millones"
+    assert fmt.compact(65.2e9, "en", 1) == "65.2 billion"
+    assert fmt.money_compact(1.2e9, "USD", "es", decimals=1) == "1.200 millones de dólares"
+    assert Figure.of(540e9, "parameter", compact=True).format("es") == "540.000 millones de parámetros"
 
 
 def test_scientific_uses_superscripts():
