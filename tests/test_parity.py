@@ -1,7 +1,9 @@
 """The two languages say the same thing: same pages, same code but for the language,
 same glue keys with the same values."""
 
+import io
 import re
+import tokenize
 
 import nbformat
 import pytest
@@ -21,13 +23,33 @@ def notebooks():
     return sorted(p.name for p in ES.glob("*.ipynb"))
 
 
+def without_comments(source: str) -> str:
+    """Python source with its comments removed (each language comments in its own words)."""
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type != tokenize.COMMENT]
+    return "\n".join(line.rstrip() for line in tokenize.untokenize(tokens).splitlines() if line.strip())
+
+
+def comments(source: str) -> list[str]:
+    return [t.string for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type == tokenize.COMMENT]
+
+
 @pytest.mark.parametrize("name", notebooks())
 def test_code_is_the_same_but_for_the_language(name):
     es, en = (nbformat.read(folder / name, 4) for folder in (ES, EN))
-    code = lambda nb: [(c.source, c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]
+    code = lambda nb: [(without_comments(c.source), c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code"]
     assert len(LANG_LINE.findall("\n".join(s for s, _ in code(es)))) == 1, "set LANG once per notebook"
     assert [(LANG_LINE.sub('LANG = "en"', s), t) for s, t in code(es)] == code(en)
     assert 'LANG = "es"' in "\n".join(s for s, _ in code(es))
+
+
+@pytest.mark.parametrize("name", notebooks())
+def test_each_language_comments_its_code_in_its_own_words(name):
+    """The Spanish notebooks' comments are Spanish: none is the English one left as it was."""
+    es, en = (nbformat.read(folder / name, 4) for folder in (ES, EN))
+    pairs = zip((c.source for c in es.cells if c.cell_type == "code"), (c.source for c in en.cells if c.cell_type == "code"))
+    for es_code, en_code in pairs:
+        same = set(comments(es_code)) & set(comments(en_code))
+        assert not same, f"{name}: comments left in English on the Spanish page: {sorted(same)}"
 
 
 @pytest.mark.parametrize("name", notebooks())
