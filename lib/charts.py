@@ -30,8 +30,34 @@ def d3_locale(lang: str) -> dict:
         "decimal": get_decimal_symbol(loc),
         "thousands": get_group_symbol(loc),
         "grouping": [3],
-        "currency": ["$", ""] if lang == "en" else ["", "\u00a0US$"],
+        "currency": ["$", ""] if lang == "en" else ["", "\u00a0" + fmt.CURRENCY_WORDS["es"]["USD"]],
     }
+
+
+def readable(chart):
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11)."""
+    return (chart.configure_axis(labelFontSize=12, titleFontSize=12)
+            .configure_legend(labelFontSize=12, titleFontSize=12)
+            .configure_title(fontSize=15, subtitleFontSize=12))
+
+
+def money_millions_expr(value: str, lang: str) -> str:
+    """A Vega expression writing `value` (dollars) the way fmt.money_compact writes millions:
+    2,26 millones de dólares / $2.26 million (whole numbers without decimals)."""
+    number = f"(round({value} / 1e4) % 100 == 0 ? format({value} / 1e6, ',.0f') : format({value} / 1e6, ',.2f'))"
+    one, many = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
+    word = f"(round({value} / 1e4) == 100 ? '{one}' : '{many}')"
+    if fmt.locale(lang) == "es_ES":
+        return f"{number} + ' ' + {word} + ' de {fmt.CURRENCY_WORDS['es']['USD']}'"
+    return f"'$' + {number} + ' ' + {word}"
+
+
+def price_expr(value: str, lang: str) -> str:
+    """A Vega expression writing a price per GPU-hour as fmt does: 2,79 dólares por GPU-hora / $2.79 per GPU-hour."""
+    per = fmt.per_unit("GPU-hour", lang)
+    if fmt.locale(lang) == "es_ES":
+        return f"format({value}, ',.2f') + ' {fmt.CURRENCY_WORDS['es']['USD']} {per}'"
+    return f"'$' + format({value}, ',.2f') + ' {per}'"
 
 
 def offline_renderer(spec: dict, **_) -> dict:
@@ -56,28 +82,28 @@ LABELS = {
         "es": {
             "title": "OPT-175B: coste de alquiler según las entradas",
             "hours": "Horas-GPU",
-            "cost": "Coste (US$)",
-            "price": "Precio por GPU-hora",
+            "cost": "Coste (millones de dólares)",
+            "price": "Precio por GPU-hora (dólares)",
             "scenario": "Escenario",
             "article": "Cuenta del artículo: horas de reloj × precio H100",
             "wall_a100": "Horas de reloj (cuaderno) × precio A100",
             "h100": "Su cómputo en H100 × precio H100",
             "eff_a100": "Cómputo efectivo × precio A100",
             "what_if": "Cómputo efectivo × el precio que elijas",
-            "slider": "Tu precio (US$ por GPU-hora):",
+            "slider": "Tu precio (dólares por GPU-hora):",
         },
         "en": {
             "title": "OPT-175B: rental cost by inputs",
             "hours": "GPU-hours",
-            "cost": "Cost (US$)",
-            "price": "Price per GPU-hour",
+            "cost": "Cost ($ million)",
+            "price": "Price per GPU-hour ($)",
             "scenario": "Scenario",
             "article": "Article's sum: wall-clock hours × H100 price",
             "wall_a100": "Wall-clock hours (logbook) × A100 price",
             "h100": "Its compute on H100s × H100 price",
             "eff_a100": "Effective compute × A100 price",
             "what_if": "Effective compute × a price you choose",
-            "slider": "Your price (US$ per GPU-hour):",
+            "slider": "Your price ($ per GPU-hour):",
         },
     },
 }
@@ -119,10 +145,13 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     order = list(data["scenario"])
     # The reader's bar follows the slider; the others keep their sourced price and Babel's label.
     cost = "datum.yours ? datum.hours * price : datum.cost" if params else "datum.cost"
-    label = "datum.yours ? format(datum.hours * price, '$,.3~s') : datum.label" if params else "datum.label"
+    # The reader's bar writes its cost and the price picked (the slider's own readout is hidden:
+    # it shows the raw number, not the page's number style).
+    yours = f"{money_millions_expr('datum.hours * price', lang)} + ' · ' + {price_expr('price', lang)}"
+    label = f"datum.yours ? {yours} : datum.label" if params else "datum.label"
     base = alt.Chart(data).transform_calculate(shown=cost, shown_label=label).encode(
         y=alt.Y("scenario:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
-        x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(format="~s")),
+        x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')")),
         tooltip=[
             alt.Tooltip("scenario:N", title=text["scenario"]),
             alt.Tooltip("hours:Q", title=text["hours"], format=",.0f"),
@@ -137,9 +166,9 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     # The description is the chart's text alternative (aria-label) for screen readers.
     description = text["title"] + ". " + "; ".join(f"{r.scenario}: {r.label}" for r in data.itertuples())
     layered = (bars + values).add_params(*params) if params else bars + values
-    return layered.properties(
+    return readable(layered.properties(
         title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description
-    )
+    ))
 
 
 # ---------------------------------------------------------------- headline costs of both articles
@@ -257,7 +286,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         y=alt.Y("item:N", sort=order, title=None, axis=alt.Axis(labelLimit=320, labelFontSize=12)),
         yOffset=alt.YOffset("kind:N", sort=kinds),
         color=alt.Color("kind:N", sort=kinds, title=None,
-                        scale=alt.Scale(domain=kinds, range=["#e45756", "#4c78a8"]),
+                        scale=alt.Scale(domain=kinds, range=["#b3261e", "#2a5d9f"]),  # WCAG AA on white
                         legend=alt.Legend(orient="top", labelFontSize=12)),
         tooltip=[
             alt.Tooltip("item:N", title=text["item"]),
@@ -275,14 +304,14 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         x=alt.X("point:Q", scale=x_scale, axis=x_axis), shape=alt.Shape("shape:N", scale=None, legend=None)
     )
     # Vega-Lite has no align channel: one text layer per side of the mark.
-    right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=11).encode(
+    right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=12).encode(
         x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
     )
-    left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=11).encode(
+    left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
         x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
     )
-    return alt.layer(ranges, open_ends, points, right_of, left_of).properties(
+    return readable(alt.layer(ranges, open_ends, points, right_of, left_of).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=480, height=alt.Step(16), usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
-    )
+    ))

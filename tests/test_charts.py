@@ -1,0 +1,50 @@
+"""The charts write numbers the way lib.fmt does: what Vega computes on the page (the reader's
+bar, the axis ticks) is checked against lib, by rendering each chart with vl-convert."""
+
+import re
+
+import pytest
+import vl_convert as vlc
+
+from lib import charts, fmt
+from lib.claims import load_claims
+from lib.inputs import load_inputs
+from lib.recompute.article1 import opt_cost_scenarios
+
+from .conftest import LANGS
+
+
+def svg_text(chart, lang: str) -> list[str]:
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_readers_bar_writes_its_cost_and_price_as_lib_does(lang):
+    rows = opt_cost_scenarios(load_inputs(), load_claims())
+    _, hours, price = next(r for r in rows if r[0] == "eff_a100")
+    texts = svg_text(charts.cost_scenarios(rows, lang, what_if="eff_a100"), lang)
+    cost = fmt.money_compact(hours * price, "USD", lang, decimals=2)
+    shown_price = fmt.money(price, "USD", lang) + " " + fmt.per_unit("GPU-hour", lang)
+    assert f"{cost} · {shown_price}" in texts, texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_money_expression_agrees_with_lib_on_a_grid(lang):
+    """money_millions_expr against fmt.money_compact for values the slider can reach."""
+    import altair as alt
+    import pandas as pd
+
+    values = [1e6, 2e6, 2.5e6, 2258426.88, 3719761.92, 5.69963520e6, 12.34e6]
+    chart = alt.Chart(pd.DataFrame({"v": values, "y": range(len(values))})).transform_calculate(
+        t=charts.money_millions_expr("datum.v", lang)).mark_text().encode(text="t:N", y="y:O")
+    texts = svg_text(chart, lang)
+    for v in values:
+        assert fmt.money_compact(v, "USD", lang, decimals=2) in texts, (v, texts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_si_prefix_or_raw_number_on_the_axes(lang):
+    rows = opt_cost_scenarios(load_inputs(), load_claims())
+    texts = svg_text(charts.cost_scenarios(rows, lang, what_if="eff_a100"), lang)
+    assert not [t for t in texts if re.fullmatch(r"[\d.,]+[kMG]", t)], texts
