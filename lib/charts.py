@@ -10,6 +10,7 @@ Binder) the SVG stays. Same spec, same output: nbval can compare it.
 from __future__ import annotations
 
 import hashlib
+from html import escape as html_escape
 import json
 import math
 
@@ -19,6 +20,7 @@ import vl_convert as vlc
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from . import fmt
+from .words import words
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -35,8 +37,10 @@ def d3_locale(lang: str) -> dict:
 
 
 def readable(chart):
-    """Chart text at 12 px and more (Vega's defaults are 10 and 11)."""
-    return (chart.configure_axis(labelFontSize=12, titleFontSize=12)
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11), and no ARIA text generated
+    by Vega (English boilerplate with raw field names): the chart's description, in the page's
+    language, is its text alternative (offline_renderer)."""
+    return (chart.configure(aria=False).configure_axis(labelFontSize=12, titleFontSize=12)
             .configure_legend(labelFontSize=12, titleFontSize=12)
             .configure_title(fontSize=15, subtitleFontSize=12))
 
@@ -66,8 +70,10 @@ def offline_renderer(spec: dict, **_) -> dict:
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
     svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     options = json.dumps({"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}, sort_keys=True)
+    hint = words(lang)["chart_scrolls"]
     html = (
-        f'<div id="{element}" class="vega-chart">{svg}</div>\n'
+        f'<p class="chart-scroll-hint">{hint}</p>\n'
+        f'<div id="{element}" class="vega-chart" tabindex="0" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
         f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}); }} }})();</script>"
     )
