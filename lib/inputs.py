@@ -29,7 +29,7 @@ UNITS = {
 }
 # Prices and rates change: these must say when they were seen (a date; a year if no day is known).
 DATED_UNITS = {"USD/GPU-hour", "USD/chip-hour", "USD/month"}
-REQUIRED = ("unit", "source", "locator", "quote")
+REQUIRED = ("unit", "source", "locator", "locator_es", "quote")
 
 
 class InputError(ValueError):
@@ -42,6 +42,7 @@ class Input:
     unit: str
     source: str
     locator: str
+    locator_es: str  # the same place in the source, in Spanish (the method page's table)
     quote: str
     value: float | str | dt.date | None = None
     low: float | None = None
@@ -49,6 +50,10 @@ class Input:
     seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
     bound: str | None = None  # "more_than" or "at_least" where the source gives only a bound ("over 100")
     secondary: bool = False  # known only from reports of the source, not from the source itself
+
+    def where(self, lang: str) -> str:
+        """Where in its source the input is, in `lang`."""
+        return self.locator_es if lang == "es" else self.locator
 
     @property
     def is_range(self) -> bool:
@@ -112,6 +117,8 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
         raise InputError(f"input '{name}' has 'seen' = {seen!r}: give a date, or a year when no day was recorded")
     if raw["unit"] in DATED_UNITS and seen is None:
         raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
+    if not isinstance(raw.get("secondary", False), bool):
+        raise InputError(f"input '{name}' has secondary = {raw['secondary']!r}: use true or false")
     if raw.get("bound") not in (None, "more_than", "at_least"):
         raise InputError(f"input '{name}' has bound = {raw['bound']!r}: use 'more_than' or 'at_least'")
     has_value = "value" in raw

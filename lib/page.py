@@ -111,7 +111,7 @@ def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     rows = [f"| {' | '.join(head)} |", "|" + "---|" * len(head)]
     for name, entry in inputs.items():
         seen = fmt.seen(entry.seen, lang) if entry.seen else ""
-        cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.locator, seen]
+        cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.where(lang), seen]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 

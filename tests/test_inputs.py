@@ -1,6 +1,7 @@
 """Every sourced input has provenance; a malformed one stops the load, naming the input."""
 
 import datetime as dt
+import re
 
 import pytest
 
@@ -12,6 +13,8 @@ def test_every_input_has_provenance():
     for name, entry in load_inputs().items():
         assert entry.source in keys, name
         assert entry.locator.strip() and entry.quote.strip(), name
+        # The Spanish locator says the same place: the same numbers in the same order.
+        assert re.findall(r"\d+", entry.locator_es) == re.findall(r"\d+", entry.locator), name
         assert entry.unit in UNITS, name
         if entry.unit in DATED_UNITS:
             assert isinstance(entry.seen, (dt.date, int)), name
@@ -23,6 +26,7 @@ value = 2.5
 unit = "USD/GPU-hour"
 source = "zhang2022opt"
 locator = "Table 1"
+locator_es = "tabla 1"
 quote = "a quote"
 seen = 2026-01-05
 """
@@ -41,6 +45,9 @@ def test_a_good_file_loads(tmp_path):
     "change, message",
     [
         (('source = "zhang2022opt"\n', ""), "input 'price' has no source"),
+        (('locator_es = "tabla 1"\n', ""), "input 'price' has no locator_es"),
+        (('value = 2.5', 'value = 2.5\nsecondary = "yes"'), "secondary"),
+        (('value = 2.5', 'value = 2.5\nbound = "about"'), "bound = 'about'"),
         (('source = "zhang2022opt"', 'source = "nobody2099"'), "cites source 'nobody2099', which is in no .bib file"),
         (('unit = "USD/GPU-hour"', 'unit = "USD per hour"'), "input 'price' has unknown unit 'USD per hour'"),
         (("seen = 2026-01-05\n", ""), "input 'price' is a price and needs 'seen'"),
