@@ -1,5 +1,15 @@
 /* The ledger table (table.ledger): click a header to sort, pick a verdict to filter. No library. */
 document.addEventListener("DOMContentLoaded", function () {
+  // sphinx-book-theme 1.3.0 hides the secondary sidebar while a .full-width block is in view,
+  // and throws "Cannot read properties of null (reading 'classList')" on a page without one
+  // (the ledger page has no table of contents). An empty, hidden one keeps its observer quiet;
+  // it runs after this DOMContentLoaded listener.
+  if (document.querySelector(".full-width") && !document.querySelector("div.bd-sidebar-secondary")) {
+    var placeholder = document.createElement("div");
+    placeholder.className = "bd-sidebar-secondary";
+    placeholder.hidden = true;
+    document.body.appendChild(placeholder);
+  }
   var table = document.querySelector("table.ledger");
   if (!table || !table.tBodies.length) return;
   var body = table.tBodies[0];
