@@ -124,3 +124,41 @@ def test_ledger_csv_is_built_from_the_registry_and_linked(built_site, lang):
     with open(built_site / lang / link["href"], encoding="utf8") as fh:
         rows = list(csv.DictReader(fh))
     assert [(r["Id"], r["verdict_code"]) for r in rows] == [(c.claim.id, c.verdict) for c in check_all()]
+
+
+def chrome(html):
+    """The page's interface: attribute values and texts outside the chapter's own prose and charts."""
+    values = set()
+    for el in html.find_all(True):
+        if el.find_parent("svg") or el.name == "svg" or el.find_parent(class_="citation"):
+            continue
+        for attr in ("aria-label", "title", "placeholder", "alt"):
+            if el.get(attr):
+                values.add(el[attr].strip())
+    for el in html.select(".bd-header, .bd-sidebar-primary, .bd-header-article, .bd-footer, .bd-footer-article, "
+                          ".bd-sidebar-secondary, .prev-next-area, summary, .headerlink"):
+        values.update(s.strip() for s in el.find_all(string=True) if s.strip())
+    return values
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_interface_words_come_from_the_language_table(built_site, lang):
+    from lib.build import languages
+
+    table = languages()[lang]
+    english = set(languages()["en"]["theme"]) | {"Search this book...", "Show code cell source", "Hide code cell source"}
+    for page in pages(built_site, lang):
+        html = soup(page)
+        words = chrome(html)
+        if lang == "es":
+            assert not words & english, f"{page.name}: English interface words {sorted(words & english)}"
+        assert html.select_one("input[name=q]")["placeholder"] == table["search"], page.name
+        assert table["author"] in html.select_one(".component-author").get_text(" "), page.name
+    article = soup(built_site / lang / "article1.html")
+    assert table["code_show"] in article.get_text(" ")
+
+
+def test_reference_notes_are_in_the_page_language(built_site):
+    es, en = (text_of(built_site / lang / "references.html") for lang in ("es", "en"))
+    assert "consultado el" in es and "visited on" not in es and " y otros." in es and "and others" not in es
+    assert "visited on" in en and ", and others." in en
