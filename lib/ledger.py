@@ -85,3 +85,14 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
         writer.writerow([row[k] if k != "sources" else " ".join(row[k]) for k in keys]
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2]])
     return out.getvalue()
+
+
+def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:
+    """Claim id -> the number each figure column sorts by (its low end; None for a qualitative
+    figure). The ledger page's script sorts those columns by value, not by their text."""
+    checked = check_all() if checked is None else checked
+
+    def value(figure: Figure | None) -> float | None:
+        return float(figure.low) if figure is not None and figure.is_number else None
+
+    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced)} for c in checked}
