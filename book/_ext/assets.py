@@ -31,6 +31,10 @@ NOT_ICONS = {"solid", "regular", "brands", "lg", "xs", "sm", "xl", "2x", "3x", "
 
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     body = context.get("body", "")
+    # docutils writes the bibliography as <div role="list"> of role="doc-biblioentry" items, a
+    # DPUB-ARIA role deprecated since 1.1 that axe-core does not accept as a list's child
+    # (aria-required-children, critical). Plain list items keep the list readable.
+    body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
         app.add_js_file("vega-bundle.js")
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
