@@ -46,6 +46,10 @@ def fingerprint() -> str:
 def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
     """One language's Sphinx build, in its own process (Sphinx keeps the first language's
     translations for the life of a process)."""
+    # Sphinx 7.4 does not overwrite a static file that an earlier build copied: remove the
+    # book's own (book/_static) so a changed book.css or ledger.js reaches the site.
+    for own in (BOOK / "_static").iterdir():
+        (work / lang / "html" / "_static" / own.name).unlink(missing_ok=True)
     result = build_sphinx(
         BOOK / lang,
         work / lang / "html",
