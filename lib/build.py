@@ -46,10 +46,6 @@ def fingerprint() -> str:
 def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
     """One language's Sphinx build, in its own process (Sphinx keeps the first language's
     translations for the life of a process)."""
-    # Sphinx 7.4 does not overwrite a static file that an earlier build copied: remove the
-    # book's own (book/_static) so a changed book.css or ledger.js reaches the site.
-    for own in (BOOK / "_static").iterdir():
-        (work / lang / "html" / "_static" / own.name).unlink(missing_ok=True)
     result = build_sphinx(
         BOOK / lang,
         work / lang / "html",
@@ -68,6 +64,11 @@ def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
     )
     if result != 0:
         return 1
+    # Sphinx 7.4 does not overwrite a static file that an earlier build copied (and copies none
+    # when no page changed): copy the book's own (book/_static) so a changed book.css or
+    # ledger.js always reaches the site.
+    for own in (BOOK / "_static").iterdir():
+        shutil.copy2(own, work / lang / "html" / "_static" / own.name)
     # myst-nb keeps executed notebooks beside the Sphinx output folder (work/<lang>/jupyter_execute),
     # so each language builds in its own folder and only the pages are copied to the site.
     shutil.rmtree(out / lang, ignore_errors=True)
