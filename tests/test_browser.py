@@ -159,6 +159,17 @@ def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):
     assert numbers == sorted(numbers, reverse=True)
 
 
+def test_ledger_reads_as_cards_on_a_phone(tab, base):
+    tab.open(f"{base}/es/ledger.html", PHONE)
+    page = tab.page
+    box = page.evaluate("(() => { const c = document.querySelector('.pst-scrollable-table-container');"
+                        " return [c.scrollWidth, c.clientWidth]; })()")
+    assert box[0] <= box[1], f"the ledger scrolls sideways on a phone: {box}"
+    labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
+    assert labels[4:6] == ["Dice el artículo", "Recalculado"]
+    assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_price_slider_changes_the_chart(tab, base, lang):
     page = _open(tab, base, f"{lang}/article1.html")
