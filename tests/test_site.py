@@ -162,3 +162,15 @@ def test_reference_notes_are_in_the_page_language(built_site):
     es, en = (text_of(built_site / lang / "references.html") for lang in ("es", "en"))
     assert "consultado el" in es and "visited on" not in es and " y otros." in es and "and others" not in es
     assert "visited on" in en and ", and others." in en
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ledger_csv_cites_sources_as_readers_do(built_site, lang):
+    import csv
+
+    with open(built_site / lang / "ledger.csv", encoding="utf8") as fh:
+        rows = {r["Id"]: r for r in csv.DictReader(fh)}
+    sources = "Fuentes" if lang == "es" else "Sources"
+    assert rows["A1-dolma-tokens"][sources] == "Soldaini et al. (2024); Allen Institute for AI (2024)"
+    assert rows["A1-dolma-tokens"]["source_keys"] == "soldaini2024dolma ai2dolmacard"
+    assert ("Venigalla y Li (2022)" if lang == "es" else "Venigalla and Li (2022)") in rows["A2-mosaic"][sources]
