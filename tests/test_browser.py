@@ -18,7 +18,8 @@ from .browser import PHONE, ROOT, Tab, chromium, crawl, page_names, serve
 from .conftest import LANGS, in_ci
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-PAGES = [(lang, name) for lang in LANGS for name in page_names()]
+# Every page of each language, and the bilingual pages at the site root (landing, 404).
+PAGES = [(lang, name) for lang in LANGS for name in page_names()] + [("root", "index"), ("root", "404")]
 MB = 1_000_000
 # A first visit (empty cache), uncompressed bytes: with a chart, and without.
 BUDGET_CHART, BUDGET_PLAIN = 1.5 * MB, 0.8 * MB
@@ -49,7 +50,8 @@ def visits(base):
     """Each page once: a first visit at 1366x900 (weight, errors, axe-core, screenshot), then
     the same page at 390x844 (width, screenshot)."""
     try:
-        results = crawl(base, {f"{lang}-{name}": f"{base}/{lang}/{name}.html" for lang, name in PAGES},
+        results = crawl(base, {f"{lang}-{name}": f"{base}/{lang}/{name}.html".replace("/root/", "/")
+                               for lang, name in PAGES},
                         axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
                                      "resultTypes": ["violations"], "preload": False},
                         screenshots=SCREENSHOTS)
@@ -72,7 +74,8 @@ def test_page_loads_with_no_console_error_and_nothing_from_another_host(visits, 
     for visit in (seen["visit"], seen["phone"]):
         assert visit.errors == [], f"{lang}/{name}: console errors {visit.errors}"
         assert visit.refused == [], f"{lang}/{name}: requests to other hosts {visit.refused}"
-    assert seen["lang"] == lang
+    # The root pages are bilingual: Spanish first, each section with its own lang.
+    assert seen["lang"] == (lang if lang in LANGS else "es")
 
 
 @pytest.mark.parametrize("lang,name", PAGES)

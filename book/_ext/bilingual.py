@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import html
 import re
+import textwrap
 from dataclasses import dataclass, field
+
+from docutils import nodes
 
 import pybtex.plugin
 from pybtex.style.formatting import toplevel
@@ -94,6 +97,10 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     own = _languages(config)[lang]
     config.html_title = own["title"]
     config.project = own["title"]
+    # html.baseurl names the site; each language's pages live under <site>/<lang>/.
+    if config.html_baseurl:
+        config.book_site_url = config.html_baseurl.rstrip("/") + "/"
+        config.html_baseurl = f"{config.book_site_url}{lang}/"
     config.author = own["author"]
     # Jupyter Book 1 hard-codes "Search this book..." here.
     config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"]}
@@ -130,15 +137,32 @@ def on_builder_inited(app: Sphinx) -> None:
     templates.render = translated
 
 
+def description(doctree, fallback: str) -> str:
+    """The page's first paragraph of prose (not a card, table or note), cut to ~160 characters."""
+    skip = (nodes.Admonition, nodes.table, nodes.footnote, nodes.citation, nodes.container)
+    for paragraph in doctree.findall(nodes.paragraph) if doctree is not None else []:
+        parent, inside = paragraph.parent, False
+        while parent is not None:
+            if isinstance(parent, skip):
+                inside = True
+                break
+            parent = parent.parent
+        text = re.sub(r"\s*\[[^\]]*\]", "", " ".join(paragraph.astext().split()))  # no citations
+        if not inside and len(text) >= 40:
+            return textwrap.shorten(text, width=160, placeholder="…")
+    return fallback
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
     up = "../" * (pagename.count("/") + 1)  # from this page to the site root
-    links = []
+    alternate_up = app.config.book_site_url or up  # absolute alternates when the site's address is known
+    links = [f'<meta name="description" content="{html.escape(description(doctree, languages[here]["description"]))}" />']
     for lang in languages:
-        href = f"{up}{lang}/{pagename}.html"
+        href = f"{alternate_up}{lang}/{pagename}.html"
         links.append(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}" />')
-    links.append(f'<link rel="alternate" hreflang="x-default" href="{up}index.html" />')
+    links.append(f'<link rel="alternate" hreflang="x-default" href="{alternate_up}index.html" />')
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
@@ -154,6 +178,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("book_languages", {}, "html", types=[dict])
+    app.add_config_value("book_site_url", "", "html", types=[str])
     app.connect("config-inited", on_config_inited, priority=100)
     app.connect("builder-inited", on_builder_inited)
     app.connect("html-page-context", on_page_context)
