@@ -174,6 +174,26 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
+    from lib.build import languages
+
+    words = languages()[lang]
+    for name in ("article1", "article2"):
+        tab.open(f"{base}/{lang}/{name}.html", PHONE)
+        charts = tab.page.eval_on_selector_all("div.vega-chart", """cs => cs.map(c => ({
+            box: c.getBoundingClientRect().right, scrolls: c.scrollWidth > c.clientWidth, tab: c.tabIndex,
+            label: c.getAttribute('aria-label'),
+            hint: getComputedStyle(c, '::before').content}))""")
+        assert charts, name
+        for chart in charts:
+            assert chart["box"] <= PHONE["width"], f"{lang}/{name}: a chart box reaches {chart['box']}px"
+            assert chart["label"], f"{lang}/{name}: a chart without a text alternative"
+            if chart["scrolls"]:
+                assert chart["tab"] == 0, chart
+                assert words["chart_scroll_hint"] in chart["hint"], chart
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_price_slider_changes_the_chart(tab, base, lang):
     page = _open(tab, base, f"{lang}/article1.html")
     assert page.locator("div.vega-chart.vega-embed").count() >= 1, "Vega-Embed did not draw the chart"

@@ -14,6 +14,7 @@ theme's layout), bootstrap.js (~80 KB: dropdowns, tooltips, the sidebars on a ph
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from pathlib import Path
@@ -37,6 +38,11 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
         app.add_js_file("vega-bundle.js")
+        # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
+        # reach (tabindex) and which says so on a narrow screen (the language's words). Vega-Embed
+        # gives the box the chart's text alternative (its description) as aria-label.
+        hint = html.escape(app.config.book_languages[app.config.language]["chart_scroll_hint"])
+        body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
         app.add_js_file("ledger.js")
     if 'class="sd-' not in body:
