@@ -162,6 +162,8 @@ def test_reference_notes_are_in_the_page_language(built_site):
     es, en = (text_of(built_site / lang / "references.html") for lang in ("es", "en"))
     assert "consultado el" in es and "visited on" not in es and " y otros." in es and "and others" not in es
     assert "visited on" in en and ", and others." in en
+    for text in (es, en):  # titles as written, not sentence-cased ("ia", "chatgpt")
+        assert "El reto de entrenar modelos de IA desde casa: ChatGPT, NVIDIA" in text
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -53,6 +53,11 @@ def bibliography_style(lang: str, w: dict) -> type:
             # An author list ending in "and others" in the .bib names a person "others".
             self.format_name = lambda person, abbr=False: w["others"] if str(person) == "others" else plain(person, abbr)
 
+        def format_title(self, e, which, as_sentence=True):
+            # As written in the .bib: the plain style's sentence case writes "ia", "chatgpt", "nvidia".
+            title = bib_field(which)
+            return sentence[title] if as_sentence else title
+
         def format_url(self, e):
             url = bib_field("url", raw=True)
             return words[w["url"], href(url)[url]]
