@@ -236,3 +236,16 @@ def test_back_to_top_button_has_enough_contrast(tab, base, mode):
     colours = page.evaluate("(() => { const s = getComputedStyle(document.getElementById('pst-back-to-top'));"
                             " return [s.color, s.backgroundColor]; })()")
     assert _contrast(*colours) >= 4.5, f"back-to-top {colours}: {_contrast(*colours):.1f}:1"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_search_box_finds_pages(tab, base, lang):
+    # The pages do not load Sphinx's search scripts (book/_templates/layout.html): the box opens
+    # search.html, which does.
+    page = _open(tab, base, f"{lang}/method.html")
+    page.locator("button.search-button-field").first.click()
+    page.keyboard.type("LoRA")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#search-results li", timeout=10_000)
+    assert re.search(rf"/{lang}/search\.html\?q=LoRA", page.url)
+    assert page.locator("#search-results li").count() >= 1
