@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
 
-.PHONY: book test serve notebooks clean
+.PHONY: book test bench serve notebooks clean
 
 # Create the virtual environment when missing; reinstall when the pins change.
 $(STAMP): requirements.txt pyproject.toml
@@ -21,6 +21,10 @@ book: $(STAMP)
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
 test: $(STAMP)
 	$(PY) -m pytest
+
+## bench: build times, test time, first-visit bytes and requests per page, site size, with targets
+bench: $(STAMP)
+	$(PY) -m tests.bench
 
 ## serve: preview the built site at http://localhost:8000
 serve: book

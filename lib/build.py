@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,33 @@ BOOK = ROOT / "book"
 
 def languages() -> dict:
     return yaml.safe_load(CONFIG.read_text(encoding="utf8"))["sphinx"]["config"]["book_languages"]
+
+
+def baseurl() -> str:
+    """The site's public address from _config.yml (html.baseurl), ending in "/"; "" when unset."""
+    base = (yaml.safe_load(CONFIG.read_text(encoding="utf8")).get("html") or {}).get("baseurl") or ""
+    return base.rstrip("/") + "/" if base else ""
+
+
+def write_sitemap(out: Path, base: str, langs: list[str]) -> None:
+    """sitemap.xml at the site root: every page of every language, each with its alternates in
+    the other languages (the same file name in each language's folder), and robots.txt naming it."""
+    names = sorted({p.name for lang in langs for p in (out / lang).glob("*.html")} - {"search.html", "genindex.html"})
+    urls = []
+    for lang in langs:
+        for name in names:
+            if not (out / lang / name).exists():
+                continue
+            alternates = "".join(
+                f'\n    <xhtml:link rel="alternate" hreflang="{other}" href="{base}{other}/{name}"/>'
+                for other in langs if (out / other / name).exists()
+            )
+            urls.append(f"  <url>\n    <loc>{base}{lang}/{name}</loc>{alternates}\n  </url>")
+    (out / "sitemap.xml").write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+        + "\n".join(urls) + "\n</urlset>\n", encoding="utf8")
+    (out / "robots.txt").write_text(f"User-agent: *\nAllow: /\nSitemap: {base}sitemap.xml\n", encoding="utf8")
 
 
 def fingerprint() -> str:
@@ -64,6 +92,11 @@ def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
     )
     if result != 0:
         return 1
+    # Sphinx 7.4 does not overwrite a static file that an earlier build copied (and copies none
+    # when no page changed): copy the book's own (book/_static) so a changed book.css or
+    # ledger.js always reaches the site.
+    for own in (BOOK / "_static").iterdir():
+        shutil.copy2(own, work / lang / "html" / "_static" / own.name)
     # myst-nb keeps executed notebooks beside the Sphinx output folder (work/<lang>/jupyter_execute),
     # so each language builds in its own folder and only the pages are copied to the site.
     shutil.rmtree(out / lang, ignore_errors=True)
@@ -84,9 +117,16 @@ def build(out: Path, work: Path, strict: bool = False) -> int:
     if failed:
         print(f"lib.build: the {', '.join(failed)} build failed", file=sys.stderr)
         return 1
-    landing = Template((BOOK / "landing.html").read_text(encoding="utf8"))
-    fields = {f"{lang}_{key}": value for lang, entry in langs.items() for key, value in entry.items()}
-    (out / "index.html").write_text(landing.substitute(fields), encoding="utf8")
+    # The bilingual pages at the site root: the landing page and the 404 page (whose links are
+    # absolute, as a server shows it at any address: the public address, or the host's root).
+    fields = {f"{lang}_{key}": html.escape(value) for lang, entry in langs.items() for key, value in entry.items()
+              if isinstance(value, str)}
+    base = baseurl()
+    fields["base"] = base or "/"
+    for page, name in (("landing.html", "index.html"), ("404.html", "404.html")):
+        (out / name).write_text(Template((BOOK / page).read_text(encoding="utf8")).substitute(fields), encoding="utf8")
+    if base:
+        write_sitemap(out, base, list(langs))
     stamp.write_text(current)
     return 0
 

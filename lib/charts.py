@@ -20,7 +20,6 @@ import vl_convert as vlc
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from . import fmt
-from .words import words
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -70,10 +69,8 @@ def offline_renderer(spec: dict, **_) -> dict:
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
     svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     options = json.dumps({"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}, sort_keys=True)
-    hint = words(lang)["chart_scrolls"]
     html = (
-        f'<p class="chart-scroll-hint">{hint}</p>\n'
-        f'<div id="{element}" class="vega-chart" tabindex="0" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
+        f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
         f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}); }} }})();</script>"
     )

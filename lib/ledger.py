@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
+from pathlib import Path
+
+import yaml
 
 from .claims import Checked, check_all
 from .figure import Figure
@@ -17,6 +21,46 @@ COLUMNS = {
     "en": {"id": "Id", "verdict": "Verdict", "where": "Where", "quote": "Quote", "stated": "The article says",
            "recomputed": "Recomputed", "sources": "Sources", "context": "Context", "article": "Article"},
 }
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@functools.cache
+def _bibliography() -> dict:
+    """BibTeX key -> pybtex entry, from the book's .bib files."""
+    from pybtex.database import parse_file
+
+    entries: dict = {}
+    for path in sorted((ROOT / "book").glob("*.bib")):
+        entries.update(parse_file(path).entries)
+    return entries
+
+
+@functools.cache
+def _and(lang: str) -> str:
+    """The language's "and" between two authors, from the book's one table of words (_config.yml)."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf8"))
+    return config["sphinx"]["config"]["book_languages"][lang]["references"]["and"].strip()
+
+
+def citation(key: str, lang: str) -> str:
+    """A source as a reader cites it: "Zhang et al. (2022)", "Venigalla y Li (2022)", "Meta AI (2022)"."""
+    entry = _bibliography().get(key)
+    if entry is None:
+        return key
+    persons = entry.persons.get("author", [])
+    names = [" ".join(p.last_names).replace("{", "").replace("}", "") for p in persons if str(p) != "others"]
+    if len(names) >= 3 or (names and len(persons) > len(names)):
+        who = f"{names[0]} et al."
+    elif len(names) == 2:
+        who = f"{names[0]} {_and(lang)} {names[1]}"
+    elif names:
+        who = names[0]
+    else:
+        who = "«" + entry.fields.get("title", key).replace("{", "").replace("}", "") + "»"
+    year = entry.fields.get("year")
+    return f"{who} ({year})" if year else who
 
 
 def _where(checked: Checked, lang: str) -> str:
@@ -79,9 +123,22 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
     writer.writerow([head[k] for k in keys] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
-                                               "recomputed_high", "unit"])
+                                               "recomputed_high", "unit", "source_keys"])
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
-        writer.writerow([row[k] if k != "sources" else " ".join(row[k]) for k in keys]
-                        + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2]])
+        sources = "; ".join(citation(key, lang) for key in row["sources"])
+        writer.writerow([row[k] if k != "sources" else sources for k in keys]
+                        + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
+                           " ".join(row["sources"])])
     return out.getvalue()
+
+
+def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:
+    """Claim id -> the number each figure column sorts by (its low end; None for a qualitative
+    figure). The ledger page's script sorts those columns by value, not by their text."""
+    checked = check_all() if checked is None else checked
+
+    def value(figure: Figure | None) -> float | None:
+        return float(figure.low) if figure is not None and figure.is_number else None
+
+    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced)} for c in checked}

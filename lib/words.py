@@ -48,7 +48,6 @@ WORDS: dict[str, dict] = {
         "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de",
                   "range_open": "de {low} a menos de {high}"},
         "and": "y",
-        "chart_scrolls": "El gráfico es más ancho que la pantalla: desliza en horizontal para verlo entero.",
         # The two sides of a mismatch, as the registry records them (names and codes pass as they are).
         "fact": {"calendar days": "días de calendario", "continuous training": "entrenamiento continuo",
                  "replacement": "reemplazo", "cycling": "rotación (cycling)", "GPUs": "GPU",
@@ -98,7 +97,6 @@ WORDS: dict[str, dict] = {
         "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than",
                   "range_open": "{low} to under {high}"},
         "and": "and",
-        "chart_scrolls": "The chart is wider than the screen: swipe sideways to see all of it.",
         "fact": {"calendar days": "calendar days", "continuous training": "continuous training",
                  "replacement": "replacement", "cycling": "cycling", "GPUs": "GPUs",
                  "supercomputer": "the whole supercomputer", "reported spending": "reported spending",

@@ -124,3 +124,93 @@ def test_ledger_csv_is_built_from_the_registry_and_linked(built_site, lang):
     with open(built_site / lang / link["href"], encoding="utf8") as fh:
         rows = list(csv.DictReader(fh))
     assert [(r["Id"], r["verdict_code"]) for r in rows] == [(c.claim.id, c.verdict) for c in check_all()]
+
+
+def chrome(html):
+    """The page's interface: attribute values and texts outside the chapter's own prose and charts."""
+    values = set()
+    for el in html.find_all(True):
+        if el.find_parent("svg") or el.name == "svg" or el.find_parent(class_="citation"):
+            continue
+        for attr in ("aria-label", "title", "placeholder", "alt"):
+            if el.get(attr):
+                values.add(el[attr].strip())
+    for el in html.select(".bd-header, .bd-sidebar-primary, .bd-header-article, .bd-footer, .bd-footer-article, "
+                          ".bd-sidebar-secondary, .prev-next-area, summary, .headerlink"):
+        values.update(s.strip() for s in el.find_all(string=True) if s.strip())
+    return values
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_interface_words_come_from_the_language_table(built_site, lang):
+    from lib.build import languages
+
+    table = languages()[lang]
+    english = set(languages()["en"]["theme"]) | {"Search this book...", "Show code cell source", "Hide code cell source"}
+    for page in pages(built_site, lang):
+        html = soup(page)
+        words = chrome(html)
+        if lang == "es":
+            assert not words & english, f"{page.name}: English interface words {sorted(words & english)}"
+        assert html.select_one("input[name=q]")["placeholder"] == table["search"], page.name
+        assert table["author"] in html.select_one(".component-author").get_text(" "), page.name
+    article = soup(built_site / lang / "article1.html")
+    assert table["code_show"] in article.get_text(" ")
+
+
+def test_reference_notes_are_in_the_page_language(built_site):
+    es, en = (text_of(built_site / lang / "references.html") for lang in ("es", "en"))
+    assert "consultado el" in es and "visited on" not in es and " y otros." in es and "and others" not in es
+    assert "visited on" in en and ", and others." in en
+    for text in (es, en):  # titles as written, not sentence-cased ("ia", "chatgpt")
+        assert "El reto de entrenar modelos de IA desde casa: ChatGPT, NVIDIA" in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_ledger_csv_cites_sources_as_readers_do(built_site, lang):
+    import csv
+
+    with open(built_site / lang / "ledger.csv", encoding="utf8") as fh:
+        rows = {r["Id"]: r for r in csv.DictReader(fh)}
+    sources = "Fuentes" if lang == "es" else "Sources"
+    assert rows["A1-dolma-tokens"][sources] == "Soldaini et al. (2024); Allen Institute for AI (2024)"
+    assert rows["A1-dolma-tokens"]["source_keys"] == "soldaini2024dolma ai2dolmacard"
+    assert ("Venigalla y Li (2022)" if lang == "es" else "Venigalla and Li (2022)") in rows["A2-mosaic"][sources]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_has_a_title_and_a_description_in_its_language(built_site, lang):
+    other = [x for x in LANGS if x != lang][0]
+    for page in pages(built_site, lang):
+        html = soup(page)
+        meta = html.find("meta", attrs={"name": "description"})
+        assert html.title and html.title.get_text(strip=True), page.name
+        assert meta and len(meta["content"]) >= 40, page.name
+        twin = soup(built_site / other / page.name).find("meta", attrs={"name": "description"})
+        assert meta["content"] != twin["content"], f"{page.name}: the same description in {lang} and {other}"
+
+
+def test_404_page_leads_to_both_homes(built_site):
+    page = soup(built_site / "404.html")
+    assert {s.get("lang") for s in page.find_all("section")} == set(LANGS)
+    hrefs = {a["href"] for a in page.find_all("a")}
+    assert hrefs == {"/es/index.html", "/en/index.html"}  # no html.baseurl: the host's root
+
+
+def test_sitemap_lists_every_page_with_its_alternates(built_site, tmp_path):
+    import shutil
+    import xml.etree.ElementTree as ET
+
+    from lib.build import write_sitemap
+
+    site = tmp_path / "site"
+    for lang in LANGS:
+        shutil.copytree(built_site / lang, site / lang, ignore=shutil.ignore_patterns("_static", "_sources"))
+    write_sitemap(site, "https://example.org/book/", list(LANGS))
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9", "x": "http://www.w3.org/1999/xhtml"}
+    urls = ET.parse(site / "sitemap.xml").getroot().findall("s:url", ns)
+    locs = {u.find("s:loc", ns).text for u in urls}
+    assert "https://example.org/book/es/article1.html" in locs and "https://example.org/book/en/ledger.html" in locs
+    assert len(locs) == sum(len(pages(built_site, lang)) for lang in LANGS)
+    assert all(len(u.findall("x:link", ns)) == len(LANGS) for u in urls)
+    assert "Sitemap: https://example.org/book/sitemap.xml" in (site / "robots.txt").read_text()

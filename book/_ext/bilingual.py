@@ -4,13 +4,28 @@
   build's `language` picks the entry, and the page title comes from it.
 - Every page gets hreflang alternates for all languages, a visible link to the
   same page in the other language, and a link back to the bilingual landing page.
+- Every interface word comes from the language's entry: the author in the footer, the
+  search box, myst-nb's code toggles, the references' notes (a pybtex style and a
+  sphinxcontrib-bibtex reference style per language), and the theme's strings that its
+  templates hard-code in English (`theme`: English -> this language, replaced in the
+  rendered page only as a whole attribute value or a whole text node).
 The site layout it assumes: _build/html/<lang>/<page>.html, landing at _build/html/index.html.
 """
 
 from __future__ import annotations
 
 import html
+import re
+import textwrap
+from dataclasses import dataclass, field
 
+from docutils import nodes
+
+import pybtex.plugin
+from pybtex.style.formatting import toplevel
+from pybtex.style.formatting.plain import Style as PlainStyle
+from pybtex.style.template import field as bib_field
+from pybtex.style.template import href, names, optional, sentence, words
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
@@ -23,21 +38,136 @@ def _languages(config: Config) -> dict:
     return languages
 
 
+def bibliography_style(lang: str, w: dict) -> type:
+    """pybtex's plain style with the words of `lang` (names joined, "others", URL notes, "In")."""
+
+    class BookStyle(PlainStyle):
+        def format_names(self, role, as_sentence=True):
+            formatted = names(role, sep=", ", sep2=w["and"], last_sep=w["last_and"])
+            return sentence[formatted] if as_sentence else formatted
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            plain = self.format_name  # BaseStyle sets the name formatter per instance
+
+            # An author list ending in "and others" in the .bib names a person "others".
+            self.format_name = lambda person, abbr=False: w["others"] if str(person) == "others" else plain(person, abbr)
+
+        def format_title(self, e, which, as_sentence=True):
+            # As written in the .bib: the plain style's sentence case writes "ia", "chatgpt", "nvidia".
+            title = bib_field(which)
+            return sentence[title] if as_sentence else title
+
+        def format_url(self, e):
+            url = bib_field("url", raw=True)
+            return words[w["url"], href(url)[url]]
+
+        def format_web_refs(self, e):
+            return sentence[
+                optional[self.format_url(e), optional[f" ({w['visited']} ", bib_field("urldate"), ")"]],
+                optional[self.format_eprint(e)],
+                optional[self.format_pubmed(e)],
+                optional[self.format_doi(e)],
+            ]
+
+        def get_inproceedings_template(self, e):
+            template = super().get_inproceedings_template(e)
+            # The upstream template writes the literal "In" before the proceedings' title.
+            return toplevel[*[_replace_word(part, "In", w["in"]) for part in template.children]]
+
+    BookStyle.__name__ = f"BookStyle_{lang}"
+    return BookStyle
+
+
+def _replace_word(node, old: str, new: str):
+    if getattr(node, "name", None) == "words" and node.children and node.children[0] == old:
+        return words[new, *node.children[1:]]
+    return node
+
+
+def reference_style(w: dict) -> type:
+    """Author-year in-text citations ("Venigalla y Li, 2022") with the language's "and"."""
+    from sphinxcontrib.bibtex.style.referencing import PersonStyle
+    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+    @dataclass
+    class BookReferenceStyle(AuthorYearReferenceStyle):
+        person: PersonStyle = field(default_factory=lambda: PersonStyle(sep2=w["and"], last_sep=w["last_and"]))
+
+    return BookReferenceStyle
+
+
 def on_config_inited(app: Sphinx, config: Config) -> None:
-    title = _languages(config)[config.language]["title"]
-    config.html_title = title
-    config.project = title
+    lang = config.language
+    own = _languages(config)[lang]
+    config.html_title = own["title"]
+    config.project = own["title"]
+    # html.baseurl names the site; each language's pages live under <site>/<lang>/.
+    if config.html_baseurl:
+        config.book_site_url = config.html_baseurl.rstrip("/") + "/"
+        config.html_baseurl = f"{config.book_site_url}{lang}/"
+    config.author = own["author"]
+    # Jupyter Book 1 hard-codes "Search this book..." here.
+    config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"]}
+    # myst-nb's toggles of hidden code cells ("Show code cell source" by default).
+    config.nb_code_prompt_show = own["code_show"]
+    config.nb_code_prompt_hide = own["code_hide"]
+    # The references' notes and in-text citations, through styles registered for this language.
+    from sphinxcontrib.bibtex.plugin import register_plugin
+
+    name = f"book_{lang}"
+    pybtex.plugin.register_plugin("pybtex.style.formatting", name, bibliography_style(lang, own["references"]), force=True)
+    register_plugin("sphinxcontrib.bibtex.style.referencing", name, reference_style(own["references"]), force=True)
+    config.bibtex_default_style = name
+    config.bibtex_reference_style = name
+
+
+def on_builder_inited(app: Sphinx) -> None:
+    """Translate the theme's hard-coded English strings in every rendered page."""
+    table = _languages(app.config)[app.config.language].get("theme") or {}
+    templates = getattr(app.builder, "templates", None)
+    if not table or templates is None:
+        return
+    pattern = re.compile(
+        "|".join(rf'(?<=="){re.escape(html.escape(k))}(?=")|(?<=>)\s*{re.escape(html.escape(k, quote=False))}\s*(?=<)'
+                 for k in sorted(table, key=len, reverse=True))
+    )
+    escaped = {html.escape(k): html.escape(v) for k, v in table.items()} | {
+        html.escape(k, quote=False): html.escape(v, quote=False) for k, v in table.items()}
+    render = templates.render
+
+    def translated(template: str, context: dict) -> str:
+        return pattern.sub(lambda m: m.group(0).replace(m.group(0).strip(), escaped[m.group(0).strip()]), render(template, context))
+
+    templates.render = translated
+
+
+def description(doctree, fallback: str) -> str:
+    """The page's first paragraph of prose (not a card, table or note), cut to ~160 characters."""
+    skip = (nodes.Admonition, nodes.table, nodes.footnote, nodes.citation, nodes.container)
+    for paragraph in doctree.findall(nodes.paragraph) if doctree is not None else []:
+        parent, inside = paragraph.parent, False
+        while parent is not None:
+            if isinstance(parent, skip):
+                inside = True
+                break
+            parent = parent.parent
+        text = re.sub(r"\s*\[[^\]]*\]", "", " ".join(paragraph.astext().split()))  # no citations
+        if not inside and len(text) >= 40:
+            return textwrap.shorten(text, width=160, placeholder="…")
+    return fallback
 
 
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
     up = "../" * (pagename.count("/") + 1)  # from this page to the site root
-    links = []
+    alternate_up = app.config.book_site_url or up  # absolute alternates when the site's address is known
+    links = [f'<meta name="description" content="{html.escape(description(doctree, languages[here]["description"]))}" />']
     for lang in languages:
-        href = f"{up}{lang}/{pagename}.html"
+        href = f"{alternate_up}{lang}/{pagename}.html"
         links.append(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}" />')
-    links.append(f'<link rel="alternate" hreflang="x-default" href="{up}index.html" />')
+    links.append(f'<link rel="alternate" hreflang="x-default" href="{alternate_up}index.html" />')
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
@@ -53,6 +183,8 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 def setup(app: Sphinx) -> dict:
     app.add_config_value("book_languages", {}, "html", types=[dict])
-    app.connect("config-inited", on_config_inited)
+    app.add_config_value("book_site_url", "", "html", types=[str])
+    app.connect("config-inited", on_config_inited, priority=100)
+    app.connect("builder-inited", on_builder_inited)
     app.connect("html-page-context", on_page_context)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

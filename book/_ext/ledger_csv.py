@@ -1,13 +1,22 @@
-"""Sphinx extension: write the fact-check ledger as CSV (ledger.csv, in the page's language)
-beside the ledger page at build time, from the claims registry."""
+"""Sphinx extension: the fact-check ledger's build-time parts, from the claims registry.
+
+- ledger.csv (in the page's language) beside the ledger page;
+- on the page that holds the ledger table, the data its script (book/_static/ledger.js) needs:
+  the number each figure column sorts by, and the script's words in the page's language (from
+  `book_languages` in _config.yml)."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 from sphinx.application import Sphinx
 
 from lib import ledger
+
+# Column positions in lib.ledger's table (id, verdict, where, quote, stated, recomputed, ...).
+FIGURE_COLUMNS = {"stated": 4, "recomputed": 5}
 
 
 def write_csv(app: Sphinx, exception: Exception | None) -> None:
@@ -15,6 +24,20 @@ def write_csv(app: Sphinx, exception: Exception | None) -> None:
         Path(app.outdir, "ledger.csv").write_text(ledger.csv_text(app.config.language), encoding="utf8")
 
 
+def add_sort_values(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    body = context.get("body", "")
+    if not re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
+        return
+    values = {
+        claim: {str(FIGURE_COLUMNS[name]): value for name, value in figures.items()}
+        for claim, figures in ledger.sort_values().items()
+    }
+    data = {"values": values, "words": app.config.book_languages[app.config.language].get("ledger", {})}
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+    context["body"] = body + f'\n<script type="application/json" id="ledger-data">{text}</script>\n'
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("build-finished", write_csv)
+    app.connect("html-page-context", add_sort_values)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,40 +1,98 @@
-/* The ledger table (table.ledger): click a header to sort, pick a verdict to filter. No library. */
+/* The ledger table (table.ledger): each header is a button that sorts by its column (figure
+   columns by value), and a verdict filter. No library. Its words and the figures' values come
+   from the page (<script id="ledger-data">, written by book/_ext/ledger_csv.py). */
 document.addEventListener("DOMContentLoaded", function () {
+  // sphinx-book-theme 1.3.0 hides the secondary sidebar while a .full-width block is in view,
+  // and throws "Cannot read properties of null (reading 'classList')" on a page without one
+  // (the ledger page has no table of contents). An empty, hidden one keeps its observer quiet;
+  // it runs after this DOMContentLoaded listener.
+  if (document.querySelector(".full-width") && !document.querySelector("div.bd-sidebar-secondary")) {
+    var placeholder = document.createElement("div");
+    placeholder.className = "bd-sidebar-secondary";
+    placeholder.hidden = true;
+    document.body.appendChild(placeholder);
+  }
   var table = document.querySelector("table.ledger");
-  if (!table || !table.tBodies.length) return;
+  var dataTag = document.getElementById("ledger-data");
+  if (!table || !table.tBodies.length || !dataTag) return;
+  var data = JSON.parse(dataTag.textContent);
+  var words = data.words;
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
-  var es = (document.documentElement.lang || "").indexOf("es") === 0;
+  var lang = document.documentElement.lang;
   var VERDICT = 1; // the verdict column
   var text = function (row, i) { return row.cells[i].textContent.trim(); };
 
+  // On a phone each row is a card (book.css): every cell shows its column's name.
+  var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
+  rows.forEach(function (row) {
+    Array.prototype.forEach.call(row.cells, function (td, i) { td.setAttribute("data-label", names[i]); });
+  });
+
+  // Figure columns sort by the number behind the text ("5,7 millones de dólares" > "992 GPU").
+  rows.forEach(function (row) {
+    var values = data.values[text(row, 0)] || {};
+    Object.keys(values).forEach(function (i) {
+      if (values[i] !== null && row.cells[i]) row.cells[i].setAttribute("data-sort-value", values[i]);
+    });
+  });
+
   var label = document.createElement("label");
-  label.textContent = (es ? "Filtrar por veredicto: " : "Filter by verdict: ");
+  label.className = "ledger-filter-label";
+  label.textContent = words.filter + " ";
   var select = document.createElement("select");
   select.className = "ledger-filter";
   var all = document.createElement("option");
-  all.value = ""; all.textContent = es ? "Todos" : "All";
+  all.value = ""; all.textContent = words.all;
   select.appendChild(all);
   rows.map(function (r) { return text(r, VERDICT); })
     .filter(function (v, i, a) { return a.indexOf(v) === i; })
     .forEach(function (v) { var o = document.createElement("option"); o.value = v; o.textContent = v; select.appendChild(o); });
+  var status = document.createElement("span");
+  status.className = "ledger-status";
+  status.setAttribute("role", "status");
   select.addEventListener("change", function () {
-    rows.forEach(function (r) { r.hidden = !!select.value && text(r, VERDICT) !== select.value; });
+    var shown = 0;
+    rows.forEach(function (r) {
+      r.hidden = !!select.value && text(r, VERDICT) !== select.value;
+      if (!r.hidden) shown += 1;
+    });
+    status.textContent = " " + shown + " " + words.shown;
   });
   label.appendChild(select);
-  table.parentNode.insertBefore(label, table);
+  var controls = document.createElement("p");
+  controls.className = "ledger-controls";
+  controls.appendChild(label);
+  controls.appendChild(status);
+  var holder = table.closest(".pst-scrollable-table-container") || table;
+  holder.parentNode.insertBefore(controls, holder);
 
-  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
-    th.style.cursor = "pointer";
-    th.title = es ? "Ordenar" : "Sort";
-    th.addEventListener("click", function () {
+  var compare = function (i, sign) {
+    return function (a, b) {
+      var x = a.cells[i].getAttribute("data-sort-value"), y = b.cells[i].getAttribute("data-sort-value");
+      if (x !== null || y !== null) {
+        if (x === null) return 1; // qualitative figures after the numbers, either way
+        if (y === null) return -1;
+        return sign * (parseFloat(x) - parseFloat(y));
+      }
+      return sign * text(a, i).localeCompare(text(b, i), lang, { numeric: true });
+    };
+  };
+  var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  headers.forEach(function (th, i) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "ledger-sort";
+    button.title = words.sort;
+    var source = th.querySelector("p") || th; // a button holds phrasing content only
+    while (source.firstChild) button.appendChild(source.firstChild);
+    th.textContent = "";
+    th.appendChild(button);
+    button.addEventListener("click", function () {
       var up = th.getAttribute("aria-sort") !== "ascending";
-      Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+      headers.forEach(function (h) { h.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", up ? "ascending" : "descending");
-      rows.slice().sort(function (a, b) {
-        var c = text(a, i).localeCompare(text(b, i), document.documentElement.lang, { numeric: true });
-        return up ? c : -c;
-      }).forEach(function (r) { body.appendChild(r); });
+      rows.slice().sort(compare(i, up ? 1 : -1)).forEach(function (r) { body.appendChild(r); });
     });
   });
 });

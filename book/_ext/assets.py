@@ -1,0 +1,114 @@
+"""Sphinx extension: what each page downloads, and no more.
+
+- The vendored Vega bundle (vega-bundle.js, ~0.9 MB: Vega, Vega-Lite and Vega-Embed, which make
+  the charts live: the price slider, tooltips) is added only to pages that hold a chart, and
+  ledger.js (the ledger's filter and sorting) only to the ledger page.
+- pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
+  book/_templates/static/webpack-macros.html) or a 156 KB web font and ~86 KB of CSS rules for
+  ~2,000 icons. The pages show about fifteen; this extension draws those with CSS masks, from the
+  solid icons' SVG paths in the theme's own fontawesome.js, and leaves the rest out of the site.
+
+The largest assets that remain on every page: the theme's CSS (~0.3 MB, Bootstrap and the
+theme's layout), bootstrap.js (~80 KB: dropdowns, tooltips, the sidebars on a phone).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+from sphinx.application import Sphinx
+
+CHART = 'class="vega-chart"'
+LEDGER = "ledger"
+# Font Awesome class names that are not icons.
+NOT_ICONS = {"solid", "regular", "brands", "lg", "xs", "sm", "xl", "2x", "3x", "fw", "spin", "pulse", "border",
+             "inverse", "flip", "rotate", "beat", "fade", "bounce", "shake", "stack", "ul", "li", "pull-left",
+             "pull-right", "sharp", "duotone", "light", "thin", "kit"}
+
+
+def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    body = context.get("body", "")
+    # docutils writes the bibliography as <div role="list"> of role="doc-biblioentry" items, a
+    # DPUB-ARIA role deprecated since 1.1 that axe-core does not accept as a list's child
+    # (aria-required-children, critical). Plain list items keep the list readable.
+    body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
+    if CHART in body:
+        app.add_js_file("vega-bundle.js")
+        # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
+        # reach (tabindex) and which says so on a narrow screen (the language's words). Vega-Embed
+        # gives the box the chart's text alternative (its description) as aria-label.
+        hint = html.escape(app.config.book_languages[app.config.language]["chart_scroll_hint"])
+        body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
+    if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
+        app.add_js_file("ledger.js")
+    if 'class="sd-' not in body:
+        # sphinx-design's CSS and tab script (62 KB) serve only its components (cards, tabs, grids).
+        # The lists are this page's own copies: Sphinx restores them after each page.
+        for key in ("css_files", "script_files"):
+            assets = context.get(key, [])
+            assets[:] = [a for a in assets if not re.search(r"sphinx-design|design-tabs", str(getattr(a, "filename", a)))]
+
+
+def solid_icons(fontawesome_js: str) -> dict[str, tuple[int, int, str]]:
+    """name -> (width, height, SVG path) of the solid ("fas") icons defined in fontawesome.js."""
+    end = fontawesome_js.index('d("fas",p)')
+    start = fontawesome_js.rindex('"fas"===c&&d("fa",l)}var p=', 0, end)
+    pack = fontawesome_js[start:end]
+    icons = {}
+    for m in re.finditer(r'(?:"([a-z0-9-]+)"|([a-z0-9]+)):\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]+","([^"]+)"\]', pack):
+        icons[m.group(1) or m.group(2)] = (int(m.group(3)), int(m.group(4)), m.group(5))
+    return icons
+
+
+def icon_css(used: set[str], icons: dict) -> str:
+    rules = ["/* Font Awesome Free 6 solid icons (CC BY 4.0, fontawesome.com/license/free), drawn as CSS"
+             " masks by book/_ext/assets.py */"]
+    for name in sorted(used):
+        if name not in icons:
+            continue
+        width, height, path = icons[name]
+        svg = f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}'><path d='{path}'/></svg>"
+        mask = 'url("data:image/svg+xml,' + quote(svg, safe=" =:/'.,-") + '") no-repeat center / contain'
+        rules.append(
+            f'.fa-{name}::before{{content:"";display:inline-block;width:{width / height:.4g}em;height:1em;'
+            f"vertical-align:-0.125em;background-color:currentColor;mask:{mask}}}"
+        )
+    return "\n".join(rules) + "\n"
+
+
+def theme_static() -> Path:
+    import pydata_sphinx_theme
+
+    return Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+
+
+def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    static = out / "_static"
+    source = theme_static()
+    used = set()
+    for page in out.rglob("*.html"):
+        for classes in re.findall(r'class="([^"]*\bfa[srb]?\b[^"]*|[^"]*\bfa-solid\b[^"]*)"', page.read_text(encoding="utf8")):
+            used |= {c[3:] for c in classes.split() if c.startswith("fa-")} - NOT_ICONS
+    # From the theme's own CSS (not the copy in the site, which an earlier build already trimmed):
+    # the web fonts and one `content` rule per icon go; the icons the pages use come back as masks.
+    text = (source / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf8")
+    text = re.sub(r"@font-face\{[^}]*Font Awesome[^}]*\}", "", text)
+    text = re.sub(r'(?:\.fa-[a-z0-9-]+:(?:before|after),?)+\{content:"[^"]*"\}', "", text)
+    icons = solid_icons((source / "scripts" / "fontawesome.js").read_text(encoding="utf8"))
+    (static / "styles" / "pydata-sphinx-theme.css").write_text(text + "\n" + icon_css(used, icons), encoding="utf8")
+    for leftover in static.glob("scripts/fontawesome.js*"):
+        leftover.unlink()
+    shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("html-page-context", on_page_context)
+    app.connect("build-finished", on_build_finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

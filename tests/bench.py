@@ -1,0 +1,91 @@
+"""`make bench`: what the book costs on this machine, with the targets beside it.
+
+    python -m tests.bench              # everything (about three minutes on two cores)
+    python -m tests.bench --no-test    # without timing `make test`
+
+Prints the clean build time (empty caches), the no-change rebuild time, the time of the test
+suite, the bytes and requests of a first visit to every page (Debian's Chromium, empty cache, from
+tests/browser.py) and the site's size. It reports; it fails only when the site does not build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lib.build import build
+
+from .browser import CHROMIUM, crawl, page_names, serve
+from .test_browser import BUDGET_CHART, BUDGET_PLAIN
+
+ROOT = Path(__file__).resolve().parent.parent
+TEST_BUDGET_S = 90
+LANGS = ("es", "en")
+
+
+def timed(function, *args, **kwargs) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def size_of(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def row(label: str, value: str, target: str = "", verdict: str = "") -> str:
+    return f"{label:<34} {value:>14}   {target:<22} {verdict}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-test", action="store_true", help="do not time the test suite")
+    args = parser.parse_args(argv)
+    lines = [row("measure", "this machine", "target", ""), "-" * 80]
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        out = Path(tmp) / "html"
+        seconds, status = timed(build, out, Path(tmp))
+        if status != 0:
+            print("bench: the site does not build", file=sys.stderr)
+            return 1
+        lines.append(row("clean build (both languages)", f"{seconds:.1f} s", "(none set)"))
+        seconds, _ = timed(build, out, Path(tmp))
+        lines.append(row("rebuild, nothing changed", f"{seconds:.1f} s", "(none set)"))
+        if not args.no_test:
+            # What `make test` runs, in the same environment.
+            seconds, run = timed(subprocess.run, [sys.executable, "-m", "pytest", "-q"], cwd=ROOT,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            ok = "ok" if seconds <= TEST_BUDGET_S else "OVER"
+            if run.returncode != 0:
+                ok += f" (pytest exit {run.returncode})"
+            lines.append(row("make test", f"{seconds:.1f} s", f"<= {TEST_BUDGET_S} s", ok))
+        lines.append(row("site size (both languages)", f"{size_of(out) / 1e6:.2f} MB", "(none set)"))
+        for lang in LANGS:
+            lines.append(row(f"  {lang}/", f"{size_of(out / lang) / 1e6:.2f} MB"))
+        lines.append("")
+        if CHROMIUM is None:
+            lines.append("first visits: no chromium here (apt-get install chromium)")
+        else:
+            with serve(out) as base:
+                pages = {f"{lang}/{name}": f"{base}/{lang}/{name}.html" for lang in LANGS for name in page_names()}
+                visits = crawl(base, pages)
+            lines.append(row("first visit (uncompressed)", "bytes · requests", "target", ""))
+            lines.append("-" * 80)
+            for key in pages:
+                result = visits[key]
+                visit = result["visit"]
+                budget = BUDGET_CHART if result["chart"] else BUDGET_PLAIN
+                kind = "chart" if result["chart"] else "no chart"
+                ok = "ok" if visit.bytes <= budget else "OVER"
+                lines.append(row(f"{key}.html", f"{visit.bytes / 1e3:,.0f} kB · {len(visit.requests):>2}",
+                                 f"<= {budget / 1e6:.1f} MB ({kind})", ok))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

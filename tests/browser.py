@@ -1,0 +1,249 @@
+"""The built site in a real browser: Debian's Chromium driven by Playwright, the site served on
+127.0.0.1, every other host refused. Used by tests/test_browser.py and `make bench`.
+
+Playwright's own browser download is never used: the browser is /usr/bin/chromium
+(`apt-get install chromium`; .ci/run installs it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# As the machine's notes advise: no background connections, no first-run, no sandbox (root in CI).
+ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-quic", "--disable-dev-shm-usage",
+        # Every host name but the test server's resolves to nothing: a page that needs another host
+        # fails to get it, and its request is recorded (Visit.refused).
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def page_names() -> list[str]:
+    """Every page of one language: the table of contents, then Sphinx's search and index pages."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
+    names = [toc["root"]] + [entry["file"] for part in [toc] for entry in part.get("chapters", [])]
+    return names + ["search", "genindex"]
+
+
+@contextlib.contextmanager
+def serve(site: Path):
+    """The site on http://127.0.0.1:<free port>, for the life of the block. The server runs in
+    its own process: in this one it would share the interpreter with Playwright's client."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.1):
+                break
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def chromium():
+    """One headless Chromium (Debian's) for every page of a session."""
+    from playwright.sync_api import sync_playwright
+
+    if CHROMIUM is None:
+        raise FileNotFoundError("no chromium on PATH: apt-get install chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Visit:
+    """What a first visit to a page did: its errors, its requests and what it downloaded."""
+
+    url: str
+    errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    bytes: int = 0
+
+
+class Tab:
+    """One page of a browser context that records what each visit does. The HTTP cache is off
+    and local storage is emptied before each visit, so every visit is a first visit."""
+
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP, axe: bool = False):
+        self.base = base
+        self.context = browser.new_context(viewport=viewport, service_workers="block")
+        if axe:
+            from axe_playwright_python import sync_playwright as axe_module
+
+            self.context.add_init_script(path=str(Path(axe_module.__file__).parent / "axe.min.js"))
+        self.page = self.context.new_page()
+        cdp = self.context.new_cdp_session(self.page)
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        self.visit = Visit("")
+        self.page.on("request", self._request)
+        self.page.on("console", lambda m: self.visit.errors.append(f"{m.text} ({m.location.get('url')})")
+                     if m.type == "error" else None)
+        self.page.on("pageerror", lambda error: self.visit.errors.append(f"uncaught: {error}"))
+
+    def _request(self, request) -> None:
+        self.visit.requests.append(request.url)
+        if not (request.url.startswith(self.base + "/") or request.url.startswith("data:")):
+            self.visit.refused.append(request.url)
+
+    def open(self, url: str, viewport: dict = DESKTOP) -> Visit:
+        if self.page.url.startswith(self.base):
+            self.page.evaluate("localStorage.clear()")
+        self.page.set_viewport_size(viewport)
+        self.visit = Visit(url)
+        self.page.goto(url, wait_until="load")
+        if self.page.locator("div.vega-chart").count():
+            # Vega-Embed draws the live chart after the page's load event.
+            self.page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+        done = self.visit
+        done.bytes = self.page.evaluate(
+            "performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
+            ".reduce((sum, e) => sum + e.decodedBodySize, 0)"
+        )
+        # What the visit did, not what later checks (axe-core, resizing) do on the page.
+        self.visit = Visit(url)
+        return done
+
+    def axe(self, tags: list[str]) -> list[dict]:
+        """axe-core's violations on the page (axe.min.js from axe-playwright-python, pinned).
+        preload: false, or axe-core refetches @import-ed sheets from wrongly resolved URLs."""
+        options = {"runOnly": {"type": "tag", "values": tags}, "resultTypes": ["violations"], "preload": False}
+        return self.page.evaluate("options => axe.run(document, options).then(r => r.violations)", options)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+# The crawl: every page once, on two pages in parallel (a browser context each, so a renderer
+# process each: the machine's two cores), with Playwright's async API in a thread of its own.
+
+AXE_SCRIPT = "options => axe.run(document, options).then(r => r.violations)"
+WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
+                 ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
+
+
+async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, axe_options: dict | None,
+                     screenshots: Path | None) -> None:
+    context = await browser.new_context(viewport=DESKTOP, service_workers="block")
+    if axe_options is not None:
+        from axe_playwright_python import sync_playwright as axe_module
+
+        await context.add_init_script(path=str(Path(axe_module.__file__).parent / "axe.min.js"))
+    page = await context.new_page()
+    cdp = await context.new_cdp_session(page)
+    await cdp.send("Network.enable")
+    await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    current = {"visit": Visit("")}
+
+    def on_request(request) -> None:
+        current["visit"].requests.append(request.url)
+        if not (request.url.startswith(base + "/") or request.url.startswith("data:")):
+            current["visit"].refused.append(request.url)
+
+    page.on("request", on_request)
+    page.on("console", lambda m: current["visit"].errors.append(f"{m.text} ({m.location.get('url')})")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda error: current["visit"].errors.append(f"uncaught: {error}"))
+    try:
+        while not urls.empty():
+            key, url = urls.get_nowait()
+            if page.url.startswith(base):
+                await page.evaluate("localStorage.clear()")  # a first visit: no stored theme mode
+            await page.set_viewport_size(DESKTOP)
+            visit = current["visit"] = Visit(url)
+            await page.goto(url, wait_until="load")
+            chart = await page.locator("div.vega-chart").count() > 0
+            if chart:  # Vega-Embed draws the live chart after the load event
+                await page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+            visit.bytes = await page.evaluate(WEIGHT_SCRIPT)
+            current["visit"] = Visit(url)  # what the checks below do is not the visit's
+            result = {"visit": visit, "chart": chart, "lang": await page.evaluate("document.documentElement.lang")}
+            if axe_options is not None:
+                result["axe"] = await page.evaluate(AXE_SCRIPT, axe_options)
+            if screenshots is not None:
+                await page.screenshot(path=screenshots / f"{key}-{DESKTOP['width']}.png")
+            # The same page loaded on a phone (resizing instead would catch the theme's sidebars
+            # mid-transition).
+            await page.set_viewport_size(PHONE)
+            await page.evaluate("localStorage.clear()")
+            phone = current["visit"] = Visit(url)
+            await page.goto(url, wait_until="load")
+            if chart:
+                await page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+            result["phone"] = phone
+            current["visit"] = Visit(url)
+            result["phone_width"] = await page.evaluate("document.documentElement.scrollWidth")
+            if screenshots is not None:
+                await page.screenshot(path=screenshots / f"{key}-{PHONE['width']}.png")
+            results[key] = result
+    finally:
+        await context.close()
+
+
+async def _crawl(base: str, pages: dict, axe_options, screenshots, workers: int) -> dict:
+    from playwright.async_api import async_playwright
+
+    urls: asyncio.Queue = asyncio.Queue()
+    for key, url in pages.items():
+        urls.put_nowait((key, url))
+    results: dict = {}
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            await asyncio.gather(*(_crawl_one(browser, base, urls, results, axe_options, screenshots)
+                                   for _ in range(workers)))
+        finally:
+            await browser.close()
+    return results
+
+
+def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, screenshots: Path | None = None,
+          workers: int = 2) -> dict:
+    """key -> {visit, chart, lang, axe (violations), phone, phone_width} for each page (key -> URL):
+    a first visit at 1366x900, axe-core's violations there, then a first visit at 390x844.
+    Screenshots at both sizes go to `screenshots/<key>-<width>.png`."""
+    if CHROMIUM is None:
+        raise FileNotFoundError("no chromium on PATH: apt-get install chromium")
+    if screenshots is not None:
+        screenshots.mkdir(parents=True, exist_ok=True)
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["results"] = asyncio.run(_crawl(base, pages, axe_options, screenshots, workers))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = error
+
+    thread = threading.Thread(target=run)  # its own event loop, whatever the caller's thread runs
+    thread.start()
+    thread.join()
+    if "error" in box:
+        raise box["error"]
+    return box["results"]
