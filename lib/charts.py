@@ -36,11 +36,12 @@ def d3_locale(lang: str) -> dict:
 
 
 def readable(chart):
-    """Chart text at 12 px and more (Vega's defaults are 10 and 11), and no ARIA text generated
-    by Vega (English boilerplate with raw field names): the chart's description, in the page's
-    language, is its text alternative (offline_renderer)."""
-    return (chart.configure(aria=False).configure_axis(labelFontSize=12, titleFontSize=12)
-            .configure_legend(labelFontSize=12, titleFontSize=12)
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11). Axes and legends carry no
+    ARIA text of Vega's own (English, "X-axis titled ..."); each mark says what it shows in the
+    page's language through its `description` channel, and the chart's description is its text
+    alternative (offline_renderer)."""
+    return (chart.configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
+            .configure_legend(labelFontSize=12, titleFontSize=12, aria=False)
             .configure_title(fontSize=15, subtitleFontSize=12))
 
 
@@ -152,7 +153,10 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     # it shows the raw number, not the page's number style).
     yours = f"{money_millions_expr('datum.hours * price', lang)} + ' · ' + {price_expr('price', lang)}"
     label = f"datum.yours ? {yours} : datum.label" if params else "datum.label"
-    base = alt.Chart(data).transform_calculate(shown=cost, shown_label=label).encode(
+    base = alt.Chart(data).transform_calculate(
+        shown=cost, shown_label=label, said="datum.scenario + ': ' + datum.shown_label"
+    ).encode(
+        description="said:N",
         y=alt.Y("scenario:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
         x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')")),
         tooltip=[
@@ -285,7 +289,9 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
     x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
     base = alt.Chart(data).encode(
+        description="said:N",
         y=alt.Y("item:N", sort=order, title=None, axis=alt.Axis(labelLimit=320, labelFontSize=12)),
         yOffset=alt.YOffset("kind:N", sort=kinds),
         color=alt.Color("kind:N", sort=kinds, title=None,
