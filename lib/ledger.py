@@ -123,13 +123,15 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
     writer.writerow([head[k] for k in keys] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
-                                               "recomputed_high", "unit", "source_keys"])
+                                               "recomputed_high", "unit", "source_keys", "kind", "tolerance",
+                                               "mismatch_dimensions", "secondary_inputs"])
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
         sources = "; ".join(citation(key, lang) for key in row["sources"])
         writer.writerow([row[k] if k != "sources" else sources for k in keys]
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
-                           " ".join(row["sources"])])
+                           " ".join(row["sources"]), c.claim.kind, repr(c.claim.tolerance),
+                           " ".join(m.dimension for m in c.mismatches), " ".join(c.secondary)])
     return out.getvalue()
 
 

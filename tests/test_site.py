@@ -176,6 +176,10 @@ def test_ledger_csv_cites_sources_as_readers_do(built_site, lang):
     assert rows["A1-dolma-tokens"][sources] == "Soldaini et al. (2024); Allen Institute for AI (2024)"
     assert rows["A1-dolma-tokens"]["source_keys"] == "soldaini2024dolma ai2dolmacard"
     assert ("Venigalla y Li (2022)" if lang == "es" else "Venigalla and Li (2022)") in rows["A2-mosaic"][sources]
+    # The verdict's rule and reasons, for reuse: kind, tolerance, mismatches, secondary inputs.
+    assert (rows["A2-dgx-price"]["kind"], rows["A2-dgx-price"]["tolerance"]) == ("conversion", "0.1")
+    assert rows["A2-dgx-price"]["secondary_inputs"] == "dgx_cloud_price_currency dgx_cloud_price_month"
+    assert rows["A1-opt-cost"]["mismatch_dimensions"] == "hardware clock"
 
 
 @pytest.mark.parametrize("lang", LANGS)
