@@ -23,6 +23,8 @@ from string import Template
 import yaml
 from jupyter_book.sphinx import build_sphinx
 
+from .words import LANGS, words
+
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "_config.yml"
 TOC = ROOT / "_toc.yml"
@@ -30,7 +32,8 @@ BOOK = ROOT / "book"
 
 
 def languages() -> dict:
-    return yaml.safe_load(CONFIG.read_text(encoding="utf8"))["sphinx"]["config"]["book_languages"]
+    """Each language's site words (lib/data/words), by language code."""
+    return {lang: words(lang)["site"] for lang in LANGS}
 
 
 def baseurl() -> str:

@@ -9,20 +9,11 @@ from . import compute
 from .figure import Figure
 from .inputs import Inputs, load_inputs
 from .recompute.article1 import opt_wall_clock_days
-
-TEXT = {
-    "es": {"gpus": "GPU", "days": "Días", "price": "US$ por GPU-hora", "budget": "Presupuesto (€)",
-           "result": "{hours} · {cost}. El presupuesto ({budget_usd}) paga {budget_hours} de este clúster.",
-           "error": "Entrada no válida: {message}"},
-    "en": {"gpus": "GPUs", "days": "Days", "price": "US$ per GPU-hour", "budget": "Budget (€)",
-           "result": "{hours} · {cost}. The budget ({budget_usd}) pays for {budget_hours} of this cluster.",
-           "error": "Invalid input: {message}"},
-}
-
+from .words import words
 
 def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs) -> str:
     """The calculator's sentence; a ValueError for any bad input."""
-    text = TEXT[lang]
+    text = words(lang)["calculator"]
     hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
     cost = compute.rental_cost(hours, price)
     usd = compute.convert(budget_eur, "EUR", "USD", inputs.budget_rate_date)
@@ -36,10 +27,8 @@ def describe(gpus: float, days: float, price: float, budget_eur: float, lang: st
 
 
 def rental_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
-    if lang not in TEXT:
-        raise ValueError(f"unknown language '{lang}': use one of {', '.join(TEXT)}")
     i = load_inputs() if inputs is None else inputs
-    text = TEXT[lang]
+    text = words(lang)["calculator"]
     fields = {
         "gpus": widgets.FloatText(value=i.opt_gpus, description=text["gpus"]),
         "days": widgets.FloatText(value=float(opt_wall_clock_days(i)), description=text["days"]),

@@ -20,6 +20,7 @@ import vl_convert as vlc
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from . import fmt
+from .words import words
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -31,7 +32,7 @@ def d3_locale(lang: str) -> dict:
         "decimal": get_decimal_symbol(loc),
         "thousands": get_group_symbol(loc),
         "grouping": [3],
-        "currency": ["$", ""] if lang == "en" else ["", "\u00a0" + fmt.CURRENCY_WORDS["es"]["USD"]],
+        "currency": ["$", ""] if lang == "en" else ["", "\u00a0" + words("es")["currency"]["USD"]],
     }
 
 
@@ -52,7 +53,7 @@ def money_millions_expr(value: str, lang: str) -> str:
     one, many = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
     word = f"(round({value} / 1e4) == 100 ? '{one}' : '{many}')"
     if fmt.locale(lang) == "es_ES":
-        return f"{number} + ' ' + {word} + ' de {fmt.CURRENCY_WORDS['es']['USD']}'"
+        return f"{number} + ' ' + {word} + ' de {words('es')['currency']['USD']}'"
     return f"'$' + {number} + ' ' + {word}"
 
 
@@ -60,7 +61,7 @@ def price_expr(value: str, lang: str) -> str:
     """A Vega expression writing a price per GPU-hour as fmt does: 2,79 dólares por GPU-hora / $2.79 per GPU-hour."""
     per = fmt.per_unit("GPU-hour", lang)
     if fmt.locale(lang) == "es_ES":
-        return f"format({value}, ',.2f') + ' {fmt.CURRENCY_WORDS['es']['USD']} {per}'"
+        return f"format({value}, ',.2f') + ' {words('es')['currency']['USD']} {per}'"
     return f"'$' + format({value}, ',.2f') + ' {per}'"
 
 
@@ -81,41 +82,9 @@ def offline_renderer(spec: dict, **_) -> dict:
 alt.renderers.register("offline", offline_renderer)
 alt.renderers.enable("offline")
 
-LABELS = {
-    "opt_cost": {
-        "es": {
-            "title": "OPT-175B: coste de alquiler según las entradas",
-            "hours": "Horas-GPU",
-            "cost": "Coste (millones de dólares)",
-            "price": "Precio por GPU-hora (dólares)",
-            "scenario": "Escenario",
-            "article": "Cuenta del artículo: horas de reloj × precio H100",
-            "wall_a100": "Horas de reloj (cuaderno) × precio A100",
-            "h100": "Su cómputo en H100 × precio H100",
-            "eff_a100": "Cómputo efectivo × precio A100",
-            "what_if": "Cómputo efectivo × el precio que elijas",
-            "slider": "Tu precio (dólares por GPU-hora):",
-        },
-        "en": {
-            "title": "OPT-175B: rental cost by inputs",
-            "hours": "GPU-hours",
-            "cost": "Cost ($ million)",
-            "price": "Price per GPU-hour ($)",
-            "scenario": "Scenario",
-            "article": "Article's sum: wall-clock hours × H100 price",
-            "wall_a100": "Wall-clock hours (logbook) × A100 price",
-            "h100": "Its compute on H100s × H100 price",
-            "eff_a100": "Effective compute × A100 price",
-            "what_if": "Effective compute × a price you choose",
-            "slider": "Your price ($ per GPU-hour):",
-        },
-    },
-}
-
-
 def labels(chart: str, lang: str) -> dict:
-    fmt.locale(lang)
-    return LABELS[chart][lang]
+    """A chart's words in `lang` (lib/data/words)."""
+    return words(lang)["charts"][chart]
 
 
 def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str = "opt_cost",
@@ -185,44 +154,6 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
 HEADLINE_CLAIMS = ("A2-mosaic", "A1-opt-cost", "A2-llama-cost", "A2-palm-cost", "A2-msft")
 # The x axis: decades of US dollars, wide enough for every figure above.
 HEADLINE_DOMAIN = (1e5, 1e9)
-
-LABELS["headline_costs"] = {
-    "es": {
-        "title": "Costes de entrenamiento en los dos artículos",
-        "subtitle": "Un triángulo marca «más de» o «menos de»; el trazo discontinuo sigue hasta el borde.",
-        "axis": "Dólares estadounidenses (escala logarítmica)",
-        "item": "Qué",
-        "kind": "Según",
-        "value": "Cifra",
-        "stated": "Dice el artículo",
-        "sourced": "Dan las fuentes",
-        "items": {
-            "A2-mosaic": "MosaicML, calidad GPT-3",
-            "A1-opt-cost": "OPT-175B (artículo 1)",
-            "A2-llama-cost": "LLaMA 65B",
-            "A2-palm-cost": "PaLM 540B",
-            "A2-msft": "Superordenador de Microsoft para OpenAI",
-        },
-    },
-    "en": {
-        "title": "Training costs in the two articles",
-        "subtitle": "A triangle marks “more than” or “less than”; the dashed line runs on to the edge.",
-        "axis": "US dollars (log scale)",
-        "item": "What",
-        "kind": "Per",
-        "value": "Figure",
-        "stated": "The article says",
-        "sourced": "The sources give",
-        "items": {
-            "A2-mosaic": "MosaicML, GPT-3 quality",
-            "A1-opt-cost": "OPT-175B (article 1)",
-            "A2-llama-cost": "LLaMA 65B",
-            "A2-palm-cost": "PaLM 540B",
-            "A2-msft": "Microsoft's supercomputer for OpenAI",
-        },
-    },
-}
-
 
 def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
     """From lib.claims.check_all()'s list, the stated and the sourced figure of each headline cost:

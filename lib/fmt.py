@@ -18,45 +18,11 @@ from babel.numbers import (
     get_currency_symbol,
 )
 
+from .words import words
+
 LOCALES = {"es": "es_ES", "en": "en_US"}
 LANGS = tuple(LOCALES)
 
-# Words Babel has no short form for: currencies spelled out in Spanish prose, and units.
-CURRENCY_WORDS = {"es": {"USD": "dólares", "EUR": "euros"}}
-UNIT_WORDS = {
-    # unit: (es singular, es plural, en singular, en plural)
-    "GPU-hour": ("hora-GPU", "horas-GPU", "GPU-hour", "GPU-hours"),
-    "chip-hour": ("hora-chip", "horas-chip", "chip-hour", "chip-hours"),
-    "hour": ("hora", "horas", "hour", "hours"),
-    "day": ("día", "días", "day", "days"),
-    "month": ("mes", "meses", "month", "months"),
-    "order of magnitude": ("orden de magnitud", "órdenes de magnitud", "order of magnitude", "orders of magnitude"),
-    "example": ("ejemplo", "ejemplos", "example", "examples"),
-    "minute": ("minuto", "minutos", "minute", "minutes"),
-    "GPU": ("GPU", "GPU", "GPU", "GPUs"),
-    "chip": ("chip", "chips", "chip", "chips"),
-    "token": ("token", "tokens", "token", "tokens"),
-    "parameter": ("parámetro", "parámetros", "parameter", "parameters"),
-    "layer": ("capa", "capas", "layer", "layers"),
-    "count": ("", "", "", ""),
-    "ratio": ("", "", "", ""),
-    "FLOP/parameter/token": ("FLOP por parámetro y token", "FLOP por parámetro y token",
-                             "FLOP per parameter per token", "FLOP per parameter per token"),
-    "dimension": ("", "", "", ""),
-    "rank": ("", "", "", ""),
-    "matrix": ("matriz", "matrices", "matrix", "matrices"),
-    "times": ("vez", "veces", "time", "times"),
-    "year": ("año", "años", "year", "years"),
-    "FLOP": ("FLOP", "FLOP", "FLOP", "FLOPs"),
-    "FLOP/s": ("FLOP/s", "FLOP/s", "FLOP/s", "FLOP/s"),
-    "TB": ("TB", "TB", "TB", "TB"),
-    "GB": ("GB", "GB", "GB", "GB"),
-    "MB": ("MB", "MB", "MB", "MB"),
-    "byte/parameter": ("bytes por parámetro", "bytes por parámetro", "bytes per parameter", "bytes per parameter"),
-    "token/s/GPU": ("tokens/s por GPU", "tokens/s por GPU", "tokens/s per GPU", "tokens/s per GPU"),
-}
-PER_UNIT = {"GPU-hour": ("por GPU-hora", "per GPU-hour"), "chip-hour": ("por chip-hora", "per chip-hour"),
-            "month": ("al mes", "a month")}
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 DASH = "–"
 # Spanish says "5 millones de dólares" but "450 mil dólares": these scale words take "de".
@@ -131,7 +97,7 @@ def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
     """3,29 dólares / $3.29: Spanish names the currency in words, as its prose does
     (STYLE.md); English takes Babel's CLDR symbol and placement."""
     if locale(lang) == "es_ES":
-        return f"{number(x, lang, decimals)} {CURRENCY_WORDS['es'][currency]}"
+        return f"{number(x, lang, decimals)} {words('es')['currency'][currency]}"
     loc = Locale.parse(locale(lang))
     pattern = loc.currency_formats["standard"].pattern.split(";")[0]
     pattern = pattern.replace("#,##0.00", "#,##0" + ("." + "0" * decimals if decimals else ""))
@@ -171,19 +137,17 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     body = ends[0] if low == high else f"{ends[0]}{DASH}{ends[1]}"
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "
-        return f"{body} {word}{link}{CURRENCY_WORDS['es'].get(currency, currency)}"
+        return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"
     return f"{get_currency_symbol(currency, locale=locale(lang))}{body} {word}"
 
 
 def unit_word(unit: str, lang: str, value: float = 2) -> str:
     try:
-        es_one, es_many, en_one, en_many = UNIT_WORDS[unit]
+        one, many = words(lang)["units"][unit]
     except KeyError:
         raise ValueError(f"no words for unit '{unit}'") from None
-    one = value == 1
-    return (es_one if one else es_many) if locale(lang) == "es_ES" else (en_one if one else en_many)
+    return one if value == 1 else many
 
 
 def per_unit(unit: str, lang: str) -> str:
-    es, en = PER_UNIT[unit]
-    return es if locale(lang) == "es_ES" else en
+    return words(lang)["per_unit"][unit]

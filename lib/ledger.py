@@ -8,19 +8,15 @@ import io
 import math
 from pathlib import Path
 
-import yaml
 
 from .claims import Checked, check_all
 from .figure import Figure
 from .page import table_cell
 from .words import words
 
-COLUMNS = {
-    "es": {"id": "Id", "verdict": "Veredicto", "where": "Dónde", "quote": "Cita", "stated": "Dice el artículo",
-           "recomputed": "Recalculado", "sources": "Fuentes", "context": "Contexto", "article": "Artículo"},
-    "en": {"id": "Id", "verdict": "Verdict", "where": "Where", "quote": "Quote", "stated": "The article says",
-           "recomputed": "Recomputed", "sources": "Sources", "context": "Context", "article": "Article"},
-}
+def columns(lang: str) -> dict:
+    """The ledger's column names in `lang` (lib/data/words)."""
+    return words(lang)["ledger_columns"]
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,9 +35,8 @@ def _bibliography() -> dict:
 
 @functools.cache
 def _and(lang: str) -> str:
-    """The language's "and" between two authors, from the book's one table of words (_config.yml)."""
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf8"))
-    return config["sphinx"]["config"]["book_languages"][lang]["references"]["and"].strip()
+    """The language's "and" between two authors, from the book's one table of words."""
+    return words(lang)["site"]["references"]["and"].strip()
 
 
 def citation(key: str, lang: str) -> str:
@@ -64,7 +59,7 @@ def citation(key: str, lang: str) -> str:
 
 
 def _where(checked: Checked, lang: str) -> str:
-    return f"{COLUMNS[lang]['article']} {checked.claim.article} · {words(lang)['section'][checked.claim.section]}"
+    return f"{columns(lang)['article']} {checked.claim.article} · {words(lang)['section'][checked.claim.section]}"
 
 
 def _cell(figure: Figure | None, lang: str, missing: str) -> str:
@@ -72,7 +67,7 @@ def _cell(figure: Figure | None, lang: str, missing: str) -> str:
 
 
 def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
-    """One dict per claim, values formatted for `lang` (keys as in COLUMNS)."""
+    """One dict per claim, values formatted for `lang` (keys as in columns())."""
     w = words(lang)["card"]
     checked = check_all() if checked is None else checked
     return [
@@ -92,7 +87,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
 
 def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
     """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and filterable)."""
-    head = COLUMNS[lang]
+    head = columns(lang)
     keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
     lines = [
         "```{table}",
@@ -118,7 +113,7 @@ def _bounds(figure: Figure | None) -> tuple[str, str, str]:
 def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     """The ledger as CSV: the formatted columns of the page, then the raw numbers for reuse."""
     checked = check_all() if checked is None else checked
-    head = COLUMNS[lang]
+    head = columns(lang)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]

@@ -1,112 +1,22 @@
-"""Interface words of the book, one table per language.
+"""Interface words of the book: one table per language, lib/data/words/<lang>.toml.
 
 Everything a reader sees that is not prose written in a chapter and not a number
-formatted by Babel comes from here: verdict labels, section names, the card's
-labels, the verdict policy's kinds, the dimensions a "needs context" verdict names.
+formatted by Babel comes from there: the site's and the theme's strings, verdict labels,
+section names, the cards' labels, the policy's kinds, the dimensions a "needs context"
+verdict names, unit and currency words, chart labels, the calculator's and the ledger's words.
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
+from pathlib import Path
 
-WORDS: dict[str, dict] = {
-    "es": {
-        "verdict": {"holds": "Se sostiene", "context": "Con matices", "wrong": "No se sostiene",
-                    "unverified": "Sin fuente"},
-        "section": {
-            "scales": "Tres cosas que se llaman «entrenar»",
-            "doors": "Las tres puertas, con números de hoy",
-            "step": "En qué escalón estás",
-            "dgx": "DGX Cloud",
-            "costs": "Cuánto cuesta entrenar grandes modelos",
-            "newcomers": "Alternativas y nuevos actores",
-            "home": "¿Tu propio ChatGPT en casa?",
-        },
-        "card": {"stated": "Dice el artículo", "recomputed": "Recalculado", "as_stated": "Con las entradas del artículo",
-                 "sources": "Fuentes", "none": "ninguna fuente primaria encontrada", "article": "artículo",
-                 "rule": "Regla", "approximate": "cifra aproximada: tolerancia doble",
-                 "exception": "excepción", "reading": "Cómo se lee", "mismatch": "Matiz",
-                 "article_says": "el artículo", "source_says": "la fuente",
-                 "secondary": "Solo en fuentes secundarias (el veredicto pide una primaria)"},
-        "kind": {
-            "count": "recuento o especificación",
-            "price": "precio de lista",
-            "measurement": "medida publicada",
-            "estimate": "estimación",
-            "conversion": "conversión de moneda",
-            "text": "texto",
-        },
-        "dimension": {
-            "currency": "moneda",
-            "hardware": "hardware",
-            "clock": "reloj frente a cómputo",
-            "spending": "estimación de alquiler frente a gasto declarado",
-            "date": "fecha",
-            "scope": "alcance",
-            "attribution": "atribución",
-        },
-        "bound": {"more_than": "más de", "at_least": "al menos", "less_than": "menos de",
-                  "range_open": "de {low} a menos de {high}"},
-        "and": "y",
-        # The two sides of a mismatch, as the registry records them (names and codes pass as they are).
-        "fact": {"calendar days": "días de calendario", "continuous training": "entrenamiento continuo",
-                 "replacement": "reemplazo", "cycling": "rotación (cycling)", "GPUs": "GPU",
-                 "supercomputer": "el superordenador completo", "reported spending": "gasto declarado",
-                 "cloud rental estimate": "estimación de alquiler en la nube", "rental estimate": "estimación de alquiler",
-                 "chatbot": "chatbot", "base model": "modelo base", "the article's days": "los días del artículo",
-                 "parameters and data": "parámetros y datos", "parameters": "parámetros", "no date": "ninguna fecha"},
-        # The parts of a paper a locator names ("Section 2.4" -> "sección 2.4").
-        "place": {"Section": "sección", "Sections": "secciones", "Table": "tabla", "Tables": "tablas",
-                  "Appendix": "apéndice", "Figure": "figura", "Abstract": "resumen"},
-    },
-    "en": {
-        "verdict": {"holds": "Holds", "context": "Needs context", "wrong": "Does not hold",
-                    "unverified": "Unverified"},
-        "section": {
-            "scales": "Three things called “training”",
-            "doors": "The three doors, with today's numbers",
-            "step": "Which step you are on",
-            "dgx": "DGX Cloud",
-            "costs": "What training large models costs",
-            "newcomers": "Cheaper newcomers",
-            "home": "Your own ChatGPT at home?",
-        },
-        "card": {"stated": "The article says", "recomputed": "Recomputed", "as_stated": "With the article's inputs",
-                 "sources": "Sources", "none": "no primary source found", "article": "article",
-                 "rule": "Rule", "approximate": "approximate figure: double tolerance",
-                 "exception": "exception", "reading": "How it is read", "mismatch": "Context",
-                 "article_says": "the article", "source_says": "the source",
-                 "secondary": "Only in secondary sources (a verdict needs a primary one)"},
-        "kind": {
-            "count": "count or specification",
-            "price": "list price",
-            "measurement": "published measurement",
-            "estimate": "estimate",
-            "conversion": "currency conversion",
-            "text": "text",
-        },
-        "dimension": {
-            "currency": "currency",
-            "hardware": "hardware",
-            "clock": "wall clock versus compute",
-            "spending": "rental estimate versus reported spending",
-            "date": "date",
-            "scope": "scope",
-            "attribution": "attribution",
-        },
-        "bound": {"more_than": "more than", "at_least": "at least", "less_than": "less than",
-                  "range_open": "{low} to under {high}"},
-        "and": "and",
-        "fact": {"calendar days": "calendar days", "continuous training": "continuous training",
-                 "replacement": "replacement", "cycling": "cycling", "GPUs": "GPUs",
-                 "supercomputer": "the whole supercomputer", "reported spending": "reported spending",
-                 "cloud rental estimate": "cloud rental estimate", "rental estimate": "rental estimate",
-                 "chatbot": "chatbot", "base model": "base model", "the article's days": "the article's days",
-                 "parameters and data": "parameters and data", "parameters": "parameters", "no date": "no date"},
-        "place": {"Section": "Section", "Sections": "Sections", "Table": "Table", "Tables": "Tables",
-                  "Appendix": "Appendix", "Figure": "Figure", "Abstract": "abstract"},
-    },
-}
+WORDS_DIR = Path(__file__).parent / "data" / "words"
+WORDS: dict[str, dict] = {}
+for _path in sorted(WORDS_DIR.glob("*.toml")):
+    with open(_path, "rb") as _fh:
+        WORDS[_path.stem] = tomllib.load(_fh)
 LANGS = tuple(WORDS)
 
 

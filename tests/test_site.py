@@ -161,6 +161,9 @@ def test_interface_words_come_from_the_language_table(built_site, lang):
 def test_reference_notes_are_in_the_page_language(built_site):
     es, en = (text_of(built_site / lang / "references.html") for lang in ("es", "en"))
     assert "consultado el" in es and "visited on" not in es and " y otros." in es and "and others" not in es
+    # Notes and venues in the page's language (note_es in the .bib), none left in English.
+    assert "Licencia cambiada a ODC-BY" in es and "Licence changed" not in es and "Licence changed" in en
+    assert "prepublicación arXiv:2106.09685" in es and "arXiv preprint" not in es
     assert "visited on" in en and ", and others." in en
     for text in (es, en):  # titles as written, not sentence-cased ("ia", "chatgpt")
         assert "El reto de entrenar modelos de IA desde casa: ChatGPT, NVIDIA" in text

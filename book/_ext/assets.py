@@ -22,6 +22,8 @@ from urllib.parse import quote
 
 from sphinx.application import Sphinx
 
+from lib.words import words
+
 CHART = 'class="vega-chart"'
 LEDGER = "ledger"
 # Font Awesome class names that are not icons.
@@ -41,7 +43,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). Vega-Embed
         # gives the box the chart's text alternative (its description) as aria-label.
-        hint = html.escape(app.config.book_languages[app.config.language]["chart_scroll_hint"])
+        hint = html.escape(words(app.config.language)["site"]["chart_scroll_hint"])
         body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
         app.add_js_file("ledger.js")

@@ -1,6 +1,6 @@
 """Sphinx extension: one book, built once per language from the same config and toc.
 
-- `book_languages` (in _config.yml) holds what differs between languages; the
+- lib/data/words/<lang>.toml (through lib.words) holds what differs between languages; the
   build's `language` picks the entry, and the page title comes from it.
 - Every page gets hreflang alternates for all languages, a visible link to the
   same page in the other language, and a link back to the bilingual landing page.
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from docutils import nodes
 
 import pybtex.plugin
+from pybtex.database import Entry
 from pybtex.style.formatting import toplevel
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.template import field as bib_field
@@ -30,11 +31,14 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
+from lib.words import LANGS, words as book_words
+
 
 def _languages(config: Config) -> dict:
-    languages = config.book_languages
+    """Each language's site words, from the book's one table of words per language (lib/data/words)."""
+    languages = {lang: book_words(lang)["site"] for lang in LANGS}
     if config.language not in languages:
-        raise ConfigError(f"language '{config.language}' is not in book_languages ({', '.join(languages)})")
+        raise ConfigError(f"language '{config.language}' has no table of words in lib/data/words ({', '.join(languages)})")
     return languages
 
 
@@ -52,6 +56,9 @@ def bibliography_style(lang: str, w: dict) -> type:
 
             # An author list ending in "and others" in the .bib names a person "others".
             self.format_name = lambda person, abbr=False: w["others"] if str(person) == "others" else plain(person, abbr)
+
+        def format_entry(self, label, entry, bib_format=None):
+            return super().format_entry(label, localized(entry, lang, w), bib_format)
 
         def format_title(self, e, which, as_sentence=True):
             # As written in the .bib: the plain style's sentence case writes "ia", "chatgpt", "nvidia".
@@ -77,6 +84,19 @@ def bibliography_style(lang: str, w: dict) -> type:
 
     BookStyle.__name__ = f"BookStyle_{lang}"
     return BookStyle
+
+
+def localized(entry, lang: str, w: dict):
+    """The entry as the page's language reads it: its note in that language (note_<lang> in the
+    .bib, where there is one) and "arXiv preprint" in that language's words."""
+    fields = dict(entry.fields)
+    fields["note"] = fields.get(f"note_{lang}", fields.get("note", ""))
+    fields = {k: v for k, v in fields.items() if v and not k.startswith("note_")}
+    if "journal" in fields:
+        fields["journal"] = fields["journal"].replace("arXiv preprint", w["preprint"])
+    local = Entry(entry.type, fields=fields, persons=entry.persons)
+    local.key = entry.key
+    return local
 
 
 def _replace_word(node, old: str, new: str):
@@ -182,7 +202,6 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_config_value("book_languages", {}, "html", types=[dict])
     app.add_config_value("book_site_url", "", "html", types=[str])
     app.connect("config-inited", on_config_inited, priority=100)
     app.connect("builder-inited", on_builder_inited)

@@ -3,7 +3,7 @@
 - ledger.csv (in the page's language) beside the ledger page;
 - on the page that holds the ledger table, the data its script (book/_static/ledger.js) needs:
   the number each figure column sorts by, and the script's words in the page's language (from
-  `book_languages` in _config.yml)."""
+  lib/data/words)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 
 from lib import ledger
+
+from lib.words import words
 
 # Column positions in lib.ledger's table (id, verdict, where, quote, stated, recomputed, ...).
 FIGURE_COLUMNS = {"stated": 4, "recomputed": 5}
@@ -32,7 +34,7 @@ def add_sort_values(app: Sphinx, pagename: str, templatename: str, context: dict
         claim: {str(FIGURE_COLUMNS[name]): value for name, value in figures.items()}
         for claim, figures in ledger.sort_values().items()
     }
-    data = {"values": values, "words": app.config.book_languages[app.config.language].get("ledger", {})}
+    data = {"values": values, "words": words(app.config.language)["site"]["ledger"]}
     text = json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
     context["body"] = body + f'\n<script type="application/json" id="ledger-data">{text}</script>\n'
 

@@ -1,0 +1,32 @@
+"""One table of interface words per language (lib/data/words): the same keys in both."""
+
+from lib.words import LANGS, WORDS
+
+
+def keys(table: dict, prefix: str = "") -> set[str]:
+    out = set()
+    for key, value in table.items():
+        out.add(prefix + key)
+        if isinstance(value, dict):
+            out |= keys(value, prefix + key + ".")
+    return out
+
+
+# Tables that differ by design: the theme's own strings each language must replace (the
+# theme's Spanish catalogue has strings of its own), and currency words (English writes
+# Babel's symbols, $3.29; Spanish writes the currency in words, STYLE.md).
+OWN = ("site.theme.", "currency")
+
+
+def test_every_language_has_the_same_words():
+    assert set(LANGS) == {"es", "en"}
+    es, en = ({k for k in keys(WORDS[lang]) if not k.startswith(OWN)} for lang in ("es", "en"))
+    assert not es ^ en, f"only in es: {sorted(es - en)}; only in en: {sorted(en - es)}"
+
+
+def test_no_word_is_empty():
+    def values(table):
+        for value in table.values():
+            yield from values(value) if isinstance(value, dict) else [value]
+    for lang in LANGS:
+        assert all(v != "" and v != [] for v in values(WORDS[lang])), lang
