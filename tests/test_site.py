@@ -164,6 +164,7 @@ def test_reference_notes_are_in_the_page_language(built_site):
     # Notes and venues in the page's language (note_es in the .bib), none left in English.
     assert "Licencia cambiada a ODC-BY" in es and "Licence changed" not in es and "Licence changed" in en
     assert "prepublicación arXiv:2106.09685" in es and "arXiv preprint" not in es
+    assert "Crónicas de prensa del lanzamiento de NVIDIA DGX Cloud" in es and "Press reports" in en
     assert "visited on" in en and ", and others." in en
     for text in (es, en):  # titles as written, not sentence-cased ("ia", "chatgpt")
         assert "El reto de entrenar modelos de IA desde casa: ChatGPT, NVIDIA" in text

@@ -87,11 +87,13 @@ def bibliography_style(lang: str, w: dict) -> type:
 
 
 def localized(entry, lang: str, w: dict):
-    """The entry as the page's language reads it: its note in that language (note_<lang> in the
-    .bib, where there is one) and "arXiv preprint" in that language's words."""
+    """The entry as the page's language reads it: its note, and the descriptive titles the book
+    gave sources that have none, in that language (note_<lang>, title_<lang> in the .bib, where
+    there is one), and "arXiv preprint" in that language's words."""
     fields = dict(entry.fields)
-    fields["note"] = fields.get(f"note_{lang}", fields.get("note", ""))
-    fields = {k: v for k, v in fields.items() if v and not k.startswith("note_")}
+    for name in ("note", "title"):
+        fields[name] = fields.get(f"{name}_{lang}", fields.get(name, ""))
+    fields = {k: v for k, v in fields.items() if v and not k.startswith(("note_", "title_"))}
     if "journal" in fields:
         fields["journal"] = fields["journal"].replace("arXiv preprint", w["preprint"])
     local = Entry(entry.type, fields=fields, persons=entry.persons)
