@@ -57,6 +57,21 @@ def money_millions_expr(value: str, lang: str) -> str:
     return f"'$' + {number} + ' ' + {word}"
 
 
+def money_expr(value: str, lang: str) -> str:
+    """A Vega expression writing dollars as Figure.of(v, "USD", decimals=2) does, below a billion:
+    millions in words, thousands without cents, smaller amounts with cents."""
+    small = {"es": f"format({value}, ',.{{d}}f') + ' {words('es')['currency']['USD']}'",
+             "en": f"'$' + format({value}, ',.{{d}}f')"}[fmt.locale(lang)[:2]]
+    return (f"({value} >= 1e6 ? {money_millions_expr(value, lang)} : "
+            f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
+
+
+def count_expr(value: str, unit: str, lang: str) -> str:
+    """A Vega expression writing a whole count with its unit as Figure.of(v, unit) does: 1.333.248 horas-GPU."""
+    one, many = fmt.unit_word(unit, lang, 1), fmt.unit_word(unit, lang, 2)
+    return f"format({value}, ',.0f') + (round({value}) == 1 ? ' {one}' : ' {many}')"
+
+
 def price_expr(value: str, lang: str) -> str:
     """A Vega expression writing a price per GPU-hour as fmt does: 2,79 dólares por GPU-hora / $2.79 per GPU-hour."""
     per = fmt.per_unit("GPU-hour", lang)
@@ -67,7 +82,7 @@ def price_expr(value: str, lang: str) -> str:
 
 def offline_renderer(spec: dict, **_) -> dict:
     lang = spec.get("usermeta", {}).get("lang", "en")
-    text = json.dumps(spec, sort_keys=True, ensure_ascii=False)
+    text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
     svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     options = json.dumps({"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}, sort_keys=True)

@@ -14,21 +14,32 @@ SECONDS_PER_HOUR = 3600
 DAYS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_DAY  # about 30.4 days
 
 
+class BadInput(ValueError):
+    """A bad input to a computation: which one (`name`) and what is wrong with it (`problem`,
+    a key of the "errors" table in lib/data/words), so a calculator can say it in the reader's
+    language. str() is the English message for developers."""
+
+    def __init__(self, name: str, problem: str, message: str):
+        super().__init__(message)
+        self.name, self.problem = name, problem
+
+
 def _number(name: str, x, *, allow_zero: bool = False) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise ValueError(f"{name} must be a number, got {x!r}")
+        raise BadInput(name, "number", f"{name} must be a number, got {x!r}")
     x = float(x)
     if math.isnan(x) or math.isinf(x):
-        raise ValueError(f"{name} must be a finite number, got {x}")
+        raise BadInput(name, "finite", f"{name} must be a finite number, got {x}")
     if x < 0 or (x == 0 and not allow_zero):
-        raise ValueError(f"{name} must be {'zero or ' if allow_zero else ''}positive, got {x:g}")
+        problem = "zero_or_positive" if allow_zero else "positive"
+        raise BadInput(name, problem, f"{name} must be {'zero or ' if allow_zero else ''}positive, got {x:g}")
     return x
 
 
 def _fraction(name: str, x) -> float:
     x = _number(name, x)
     if x > 1:
-        raise ValueError(f"{name} is a fraction between 0 and 1, got {x:g}")
+        raise BadInput(name, "fraction", f"{name} is a fraction between 0 and 1, got {x:g}")
     return x
 
 

@@ -34,6 +34,16 @@ PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA
 NAME_OR_CODE = re.compile(r"^(?=.*[\dA-Z]{2})[\w .-]+$")  # H100 SXM, USD, 2021
 
 
+def error(exc: Exception, lang: str) -> str:
+    """A bad input's message in `lang`: what is wrong and with which input (lib.compute.BadInput),
+    or only that the input is not valid: never the English text or a traceback."""
+    table = words(lang)["errors"]
+    problem, name = getattr(exc, "problem", None), getattr(exc, "name", None)
+    if problem in table and name:
+        return table[problem].format(name=table["names"].get(name, name))
+    return table["invalid"]
+
+
 def fact(value: str, lang: str) -> str:
     """One side of a mismatch in `lang`: a word from the table, or a name or code as it is."""
     table = words(lang)["fact"]

@@ -19,8 +19,8 @@ def test_calculator_starts_from_the_sourced_inputs(lang):
     assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
 
 
-@pytest.mark.parametrize("lang, bad, words", [("es", -8, "Entrada no válida: gpus must be positive"),
-                                               ("en", float("nan"), "Invalid input: gpus must be a finite number")])
+@pytest.mark.parametrize("lang, bad, words", [("es", -8, "No se puede calcular. GPU: tiene que ser mayor que cero."),
+                                               ("en", float("nan"), "Cannot compute. GPUs: must be a finite number.")])
 def test_bad_input_shows_a_message_and_no_number(lang, bad, words):
     box = rental_calculator(lang, load_inputs())
     gpus, *_, result = box.children
@@ -37,3 +37,68 @@ def test_unknown_language_is_refused():
 def test_describe_refuses_a_budget_below_zero():
     with pytest.raises(ValueError, match="amount must be zero or positive"):
         describe(8, 1, 2.0, -200, "en", load_inputs())
+
+
+# ---------------------------------------------------------------- the static calculator agrees with lib
+
+import itertools
+import re
+
+import vl_convert as vlc
+
+from lib import charts
+from lib.calculator import RANGES, rental_chart, rental_lines
+
+GRID = list(itertools.product((1, 8, 992, 2048, 10000), (1, 21, 56, 120), (0.5, 1.0, 2.79, 4.1, 8.0)))
+
+
+def texts(chart, lang: str) -> list[str]:
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
+
+
+def expected(lang: str, gpus: float, days: float, price: float) -> list[str]:
+    hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
+    return [
+        f"{Figure.of(gpus, 'GPU').format(lang)} × {Figure.of(days, 'day').format(lang)} × "
+        f"{Figure.of(price, 'USD/GPU-hour').format(lang)}",
+        Figure.of(hours, "GPU-hour").format(lang),
+        Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
+    ]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
+    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    import altair as alt
+    import pandas as pd
+
+    lines = rental_lines(lang, "datum.gpus", "datum.days", "datum.price")
+    grid = pd.DataFrame(GRID, columns=["gpus", "days", "price"])
+    grid["row"] = range(len(grid))
+    chart = alt.Chart(grid).transform_calculate(**lines).transform_calculate(
+        shown="datum.inputs + ' | ' + datum.hours + ' | ' + datum.cost").mark_text().encode(y="row:O", text="shown:N")
+    got = [t.split(" | ") for t in texts(chart, lang) if " | " in t]
+    want = [expected(lang, *point) for point in GRID]
+    assert len(got) == len(want)
+    wrong = [(w, g) for w, g in zip(want, got) if w != g]
+    assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_static_calculator_starts_at_its_values_and_reads_them_back(lang):
+    assert texts(rental_chart(lang, 992, 56, 2.79), lang)[:3] == expected(lang, 992, 56, 2.79)
+
+
+def test_the_static_calculator_refuses_values_outside_its_sliders():
+    with pytest.raises(ValueError, match="gpus = 0 is outside"):
+        rental_chart("es", 0, 56, 2.79)
+    assert RANGES["gpus"][1] * RANGES["days"][1] * 24 * RANGES["price"][1] < 1e9  # the readout writes millions
+
+
+def test_a_bad_input_that_is_not_a_number_problem_still_reads_in_the_language():
+    from lib.words import error
+
+    assert error(ValueError("something else"), "es") == "Entrada no válida"
+    assert error(compute.BadInput("gpus", "positive", "gpus must be positive"), "en") == "GPUs: must be more than zero"
