@@ -186,6 +186,12 @@ def test_ledger_csv_cites_sources_as_readers_do(built_site, lang):
     assert rows["A1-opt-cost"]["mismatch_dimensions"] == "hardware clock"
 
 
+def test_no_binder_link_while_the_repository_url_is_unset(built_site):
+    for lang in LANGS:
+        for page in pages(built_site, lang):
+            assert "binder-link" not in page.read_text(encoding="utf8"), page.name
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_page_has_a_title_and_a_description_in_its_language(built_site, lang):
     other = [x for x in LANGS if x != lang][0]

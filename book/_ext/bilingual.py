@@ -31,6 +31,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
+from lib.binder import launch_url
 from lib.words import LANGS, words as book_words
 
 
@@ -180,6 +181,17 @@ def description(doctree, fallback: str) -> str:
     return fallback
 
 
+def binder_link(config: Config, lang: str, pagename: str, suffix: str | None) -> str:
+    """The link that opens this chapter on Binder, in the page's language; "" for a page that is
+    not a notebook or while the repository's URL is not set (_config.yml, repository.url)."""
+    options = config.html_theme_options or {}
+    url = launch_url(options.get("repository_url", ""), options.get("repository_branch", "main"),
+                     f"book/{lang}/{pagename}.ipynb") if suffix == ".ipynb" else None
+    if not url:
+        return ""
+    return f'<a class="binder-link" href="{html.escape(url)}">{html.escape(book_words(lang)["site"]["binder"])}</a>'
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
@@ -198,7 +210,9 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         for lang, entry in languages.items()
         if lang != here
     )
-    bar = f'<p class="language-switch">{others} · <a href="{up}index.html">{html.escape(own["home"])}</a></p>\n'
+    binder = binder_link(app.config, here, pagename, context.get("page_source_suffix"))
+    bar = (f'<p class="language-switch">{others} · <a href="{up}index.html">{html.escape(own["home"])}</a>'
+           + (f' · {binder}' if binder else "") + "</p>\n")
     if "body" in context:
         context["body"] = bar + context["body"]
 
