@@ -39,8 +39,8 @@ PRECISION_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "int8": 8, "nf4": 4}
 BITS_PER_BYTE = 8
 JOBS = ("pretrain", "full", "lora", "qlora")
 # The worked example's sequence length and micro-batch: a setting, not a sourced fact (LLaMA's
-# context length is the sequence; one sequence at a time). Change them on Binder.
-EXAMPLE_SEQ_LEN = 2048
+# context length is 2048, GPT-2's 1024: the shorter, for all; one sequence at a time). Change them on Binder.
+EXAMPLE_SEQ_LEN = 1024
 EXAMPLE_BATCH = 1
 
 
@@ -180,3 +180,137 @@ def tokens_bought(budget: float, price_per_gpu_hour: float, params: float, job: 
 def residual(computed: float, reported: float) -> float:
     """(computed - reported) / reported: how far a formula lands from a reported figure."""
     return (_size("computed", computed, allow_zero=True) - _size("reported", reported)) / reported
+
+
+# ---------------------------------------------------------------- the chapter's figures
+
+# The H100 datasheet gives its bf16 peak with sparsity; dense is half (h100_sxm_bf16_sparse_peak).
+SPARSITY_FACTOR = 2
+# Fine-tuning is compared per billion tokens of data: a round unit, not a sourced data set.
+FT_TOKENS = 1e9
+# The sizes of the table of what the budget buys: (key, params input, d_model, heads, layers).
+SIZES = (
+    ("gpt2", "llmc_124m_params", "gpt2_124m_d_model", "gpt2_124m_heads", "gpt2_124m_layers"),
+    ("llama7b", "ft_example_params", "llama7b_d_model", "llama7b_heads", "llama7b_layers"),
+    ("llama65b", "llama_65b_params", "llama65b_d_model", "llama65b_heads", "llama65b_layers"),
+)
+
+
+def _memory(i: Inputs, job: str, params_key: str, d_key: str, heads_key: str, layers_key: str) -> Memory:
+    """A job's memory for a model described by inputs, at the example's sequence and batch."""
+    acts = activations_gb(EXAMPLE_SEQ_LEN, EXAMPLE_BATCH, i[d_key].value, i[heads_key].value, i[layers_key].value,
+                          i.activation_linear_bytes, i.activation_attention_bytes)
+    adapters = 0.0
+    if job in ("lora", "qlora"):
+        adapters = lora_params(i[d_key].value, i[layers_key].value, i.lora_adapted_matrix_types, i.lora_rank)
+    return training_memory(i[params_key].value, job, adapter_params=adapters, activations=acts,
+                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
+                           quant_constant_bits=i.qlora_constant_bits)
+
+
+def h100_peak(i: Inputs) -> float:
+    return i.h100_sxm_bf16_sparse_peak / SPARSITY_FACTOR
+
+
+def budget_usd(i: Inputs) -> float:
+    """The article's budget in dollars at the ECB rate of its date."""
+    return compute.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
+
+
+def three_scales(i: Inputs) -> dict:
+    """LLaMA 7B as four jobs: memory by part, and compute, A100-hours and dollars."""
+    n = i.ft_example_params
+    out = {}
+    for job in JOBS:
+        memory = _memory(i, job, *SIZES[1][1:])
+        tokens = i.llama7b_tokens if job == "pretrain" else FT_TOKENS
+        flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+        hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
+        trained = n if job in ("pretrain", "full") else lora_params(i.llama7b_d_model, i.llama7b_layers,
+                                                                      i.lora_adapted_matrix_types, i.lora_rank)
+        out[job] = {"memory": memory, "tokens": tokens, "flops": flops, "hours": hours,
+                    "cost": compute.rental_cost(hours, i.lambda_a100_sxm_8x), "trained": trained}
+    return out
+
+
+def lora_rebuilt(i: Inputs) -> dict[str, float]:
+    """The LoRA paper's 1.2 TB and 350 GB for GPT-3 175B, rebuilt from bytes per parameter
+    (activations left out: the paper states no sequence length or batch for them)."""
+    n = i.gpt3_full_ft_trainable
+    adapters = lora_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(n, "full", **kw).total
+    lora = training_memory(n, "lora", adapter_params=adapters, **kw).total
+    return {"full": full, "lora": lora, "adapters": adapters,
+            "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora, i.lora_vram_lora),
+            "ratio": full / lora, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
+
+
+def qlora_rebuilt(i: Inputs) -> dict[str, float]:
+    """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB) and QLoRA
+    (less than 48 GB), against the formula's model states (weights, gradients, optimiser, adapters)."""
+    n = i.llama_65b_params
+    adapters = lora_params(i.llama65b_d_model, i.llama65b_layers, i.lora_adapted_matrix_types, i.lora_rank)
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(n, "full", **kw).total
+    q = training_memory(n, "qlora", adapter_params=adapters, quant_constant_bits=i.qlora_constant_bits, **kw).total
+    return {"full": full, "qlora": q, "full_above": full > i.qlora_full_ft_65b_memory,
+            "qlora_below": q < i.qlora_65b_memory}
+
+
+def llmc_rebuilt(i: Inputs) -> dict[str, float]:
+    """llm.c's two GPT-2 runs: the 124M run's hours from 6ND at its utilisation and its cost from its
+    node price; the 1.5B run's cost from its GPU-hours at today's H100 price."""
+    flops = compute.training_flops(i.llmc_124m_params, i.llmc_124m_tokens, i.flops_per_param_token)
+    hours = flops / (i.llmc_124m_gpus * i.a100_bf16_peak * i.llmc_124m_mfu) / compute.SECONDS_PER_HOUR
+    cost_124m = compute.rental_cost(compute.gpu_hours(i.llmc_124m_gpus, i.llmc_124m_hours), i.llmc_124m_price)
+    cost_1558m = compute.rental_cost(compute.gpu_hours(i.llmc_1558m_gpus, i.llmc_1558m_hours), i.lambda_h100_sxm_8x)
+    return {"hours_124m": hours, "hours_124m_residual": residual(hours, i.llmc_124m_hours),
+            "cost_124m": cost_124m, "cost_124m_residual": residual(cost_124m, i.llmc_124m_cost),
+            "cost_1558m": cost_1558m, "cost_1558m_residual": residual(cost_1558m, i.llmc_1558m_cost)}
+
+
+def llama7b_rebuilt(i: Inputs) -> dict[str, float]:
+    """LLaMA 7B's pretraining A100-hours from 6ND at PaLM's utilisation, beside Table 15."""
+    flops = compute.training_flops(i.ft_example_params, i.llama7b_tokens, i.flops_per_param_token)
+    hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
+    implied = flops / (i.llama7b_gpu_hours * compute.SECONDS_PER_HOUR * i.a100_bf16_peak)
+    return {"flops": flops, "hours": hours, "residual": residual(hours, i.llama7b_gpu_hours), "implied_mfu": implied}
+
+
+def what_budget_buys(i: Inputs) -> list[dict]:
+    """For each job and size: memory, whether it fits one H100, H100-hours and dollars per billion
+    tokens, and the tokens the budget trains (where it fits); pretraining also to compute-optimal
+    tokens (Chinchilla's tokens per parameter)."""
+    usd, price, peak = budget_usd(i), i.lambda_h100_pcie_1x, h100_peak(i)
+    per_param = i.chinchilla_tokens / i.chinchilla_params
+    rows = []
+    for job in JOBS:
+        for key, params_key, *shape in SIZES:
+            n = i[params_key].value
+            memory = _memory(i, job, params_key, *shape)
+            ok = fits(memory.total, i.h100_sxm_memory)
+            tokens = per_param * n if job == "pretrain" else FT_TOKENS
+            flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+            hours = gpu_hours(flops, peak, i.palm_mfu)
+            bought = tokens_bought(usd, price, n, job, peak, i.palm_mfu,
+                                   flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+            rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "tokens": tokens,
+                         "hours": hours, "cost": compute.rental_cost(hours, price), "bought": bought if ok else 0.0})
+    return rows
+
+
+def ladder(i: Inputs) -> list[dict]:
+    """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source."""
+    gptoss = compute.rental_cost(i.gptoss_120b_h100_hours, i.lambda_h100_sxm_8x)
+    rungs = [
+        ("llmc_124m", i.llmc_124m_cost, i.llmc_124m_date, "karpathy2024llmc"),
+        ("budget", budget_usd(i), i.budget_rate_date, "article1"),
+        ("llmc_1558m", i.llmc_1558m_cost, int(i.llmc_1558m_year), "karpathy2024llmc1558"),
+        ("mosaic", i.mosaic_cost, i.mosaic_post_date, "venigalla2022mosaic"),
+        ("llama65b", i.epoch_llama65b_cost, i.epoch_dollars_date, "cottier2024rising"),
+        ("gptoss", gptoss, i["lambda_h100_sxm_8x"].seen, "openai2025gptosscard"),
+        ("palm", i.epoch_palm_cost, i.epoch_dollars_date, "cottier2024rising"),
+        ("gpt4", i.epoch_gpt4_cost, i.epoch_dollars_date, "cottier2024rising"),
+    ]
+    return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])
