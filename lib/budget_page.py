@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from IPython.display import Markdown
-from myst_nb import glue
 
 from . import budget as b
 from .figure import Figure
 from .inputs import Inputs
+from . import page
 from .page import glue_figures, table_cell
 from .words import words
 
@@ -80,6 +80,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "llmc.cost_1558m": F(llmc["cost_1558m"], "USD"),
         "llmc.reported_1558m": F(i.llmc_1558m_cost, "USD"),
         "llmc.cost_1558m_residual": _pct(llmc["cost_1558m_residual"]),
+        "llmc.params_1558m": F(i.llmc_1558m_params, "parameter", compact=True, decimals=2),
         "llmc.h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
         # the budget
         "budget.eur": F(i.budget_eur, "EUR"),
@@ -145,7 +146,7 @@ def dated(value) -> Figure:
 
 
 def ladder_rows(i: Inputs, lang: str) -> list[dict]:
-    return [dict(r, label=F(r["usd"], "USD", decimals=2 if r["usd"] >= 1e6 else 0).format(lang)) for r in b.ladder(i)]
+    return [dict(r, label=F(r["usd"], "USD", decimals=1 if r["usd"] >= 1e7 else 2 if r["usd"] >= 1e6 else 0).format(lang)) for r in b.ladder(i)]
 
 
 def ladder_table(i: Inputs, lang: str) -> str:
@@ -166,11 +167,11 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     glue_figures("B", figures(i), lang)
     # Words, not figures: the names and the computed side of each bound, in the page's language.
     q = b.qlora_rebuilt(i)
-    glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
-    glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
-    glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
-    glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
+    page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
+    page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
+    page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
+    page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
                         ("ladder", ladder_table)):
-        glue(f"B.{name}", Markdown(table(i, lang)), display=False)
+        page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
     return i
