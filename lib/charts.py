@@ -270,3 +270,59 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         width=480, height=alt.Step(16), usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
     ))
+
+
+# ---------------------------------------------------------------- what a budget buys
+
+def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerChart:
+    """The budget ladder: one dot per rung (key, usd, label) on a log axis of dollars, and the
+    reader's budget as a vertical rule that a slider moves on the static page (no kernel). The slider
+    works in powers of ten; rungs within the budget turn from grey to blue."""
+    if not rungs:
+        raise ValueError("the ladder needs at least one rung")
+    if not start_usd > 0:
+        raise ValueError(f"the reader's budget must be positive, got {start_usd!r}")
+    text = words(lang)["budget"]["chart"]
+    names = words(lang)["budget"]["rungs"]
+    data = pd.DataFrame({
+        "rung": [names[r["key"]] for r in rungs],
+        "usd": [float(r["usd"]) for r in rungs],
+        "label": [r["label"] for r in rungs],
+    })
+    data["said"] = data["rung"] + ": " + data["label"]
+    low = 10 ** math.floor(math.log10(min(data["usd"].min(), start_usd)))
+    high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
+    ticks = [low * 10**n for n in range(round(math.log10(high / low)) + 1)]
+    slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
+    power = alt.param(name="budget_power", value=round(math.log10(start_usd), 2), bind=slider)
+    x_scale = alt.Scale(type="log", domain=[low, high], nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    order = list(data["rung"])
+    within = f"datum.usd <= pow(10, budget_power)"
+    base = alt.Chart(data).encode(
+        y=alt.Y("rung:N", sort=order, title=None, axis=alt.Axis(labelLimit=300)),
+        x=alt.X("usd:Q", scale=x_scale, axis=x_axis),
+        description="said:N",
+        tooltip=[alt.Tooltip("rung:N", title=words(lang)["budget"]["head"]["rung"]),
+                 alt.Tooltip("label:N", title=words(lang)["budget"]["head"]["cost"])],
+    )
+    dots = base.mark_point(filled=True, size=110, opacity=1).encode(
+        color=alt.condition(within, alt.value("#2a5d9f"), alt.value("#6b6b6b"))
+    )
+    labels = base.mark_text(align="left", dx=8, fontSize=12).encode(text="label:N")
+    rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
+        yours="pow(10, budget_power)",
+        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
+    ).mark_rule(color="#b3261e", strokeWidth=2).encode(
+        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
+    )
+    readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
+        yours="pow(10, budget_power)",
+        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
+    ).mark_text(align="left", dx=4, dy=-6, fontSize=12, color="#b3261e", y=0).encode(
+        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="said:N", description="said:N"
+    )
+    description = text["title"] + ". " + "; ".join(data["said"])
+    return readable(alt.layer(rule, dots, labels, readout).add_params(power).properties(
+        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description,
+    ))

@@ -1,0 +1,177 @@
+"""What the chapter "What a budget buys" glues: its figures (as `B.<name>`) and its tables
+(`B.memory`, `B.compute`, `B.buys`, `B.ladder`), formatted for the page's language."""
+
+from __future__ import annotations
+
+from IPython.display import Markdown
+
+from . import budget as b
+from .figure import Figure
+from .inputs import Inputs
+from . import page
+from .page import glue_figures, table_cell
+from .words import words
+
+F = Figure.of
+
+
+def _gb(x: float) -> Figure:
+    return F(x, "GB", decimals=1)
+
+
+def _pct(x: float) -> Figure:
+    return F(x, "fraction", decimals=1)
+
+
+def figures(i: Inputs) -> dict[str, Figure]:
+    """Every figure the prose pastes, by name."""
+    lo, q, llmc, ll = b.lora_rebuilt(i), b.qlora_rebuilt(i), b.llmc_rebuilt(i), b.llama7b_rebuilt(i)
+    scales = b.three_scales(i)
+    usd = b.budget_usd(i)
+    hours = usd / i.lambda_h100_pcie_1x
+    rows = b.what_budget_buys(i)
+    return {
+        # the one model, and the example's settings
+        "llama7b.params": F(i.ft_example_params, "parameter", compact=True, decimals=1),
+        "llama7b.tokens": F(i.llama7b_tokens, "token", compact=True, decimals=1),
+        "seq_len": F(b.EXAMPLE_SEQ_LEN, "token"),
+        "flops_factor": F(i.flops_per_param_token, "count"),
+        "batch": F(b.EXAMPLE_BATCH, "count"),
+        "ft_tokens": F(b.FT_TOKENS, "token", compact=True),
+        "mfu": _pct(i.palm_mfu),
+        "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+        "a100_seen": Figure.on(i["lambda_a100_sxm_8x"].seen),
+        "lora_rank": F(i.lora_rank, "count"),
+        "lora_speedup": _pct(i.lora_speedup),
+        "pretrain.total": _gb(scales["pretrain"]["memory"].total),
+        "lora.total": _gb(scales["lora"]["memory"].total),
+        "qlora.total": _gb(scales["qlora"]["memory"].total),
+        "activations": _gb(scales["lora"]["memory"].activations),
+        # LLaMA 7B's pretraining beside Table 15
+        "llama7b.hours": F(ll["hours"], "GPU-hour"),
+        "llama7b.reported": F(i.llama7b_gpu_hours, "GPU-hour"),
+        "llama7b.table": Figure.place(i["llama7b_gpu_hours"].locator),
+        "llama7b.residual": _pct(ll["residual"]),
+        "llama7b.implied_mfu": _pct(ll["implied_mfu"]),
+        # LoRA's memory rebuilt
+        "lora.full": _gb(lo["full"]),
+        "lora.lora": _gb(lo["lora"]),
+        "lora.paper_full": F(i.lora_vram_full, "GB"),
+        "lora.paper_lora": F(i.lora_vram_lora, "GB"),
+        "lora.full_residual": _pct(lo["full_residual"]),
+        "lora.lora_residual": _pct(lo["lora_residual"]),
+        "lora.ratio": F(lo["ratio"], "times", decimals=1),
+        "lora.paper_ratio": F(lo["paper_ratio"], "times", decimals=1),
+        "lora.adapters": F(lo["adapters"], "parameter", compact=True, decimals=1),
+        "bytes.full": F(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
+        # QLoRA's bounds
+        "qlora.full": _gb(q["full"]),
+        "qlora.paper_full": i["qlora_full_ft_65b_memory"].figure(),
+        "qlora.qlora": _gb(q["qlora"]),
+        "qlora.paper_qlora": F(i.qlora_65b_memory, "GB"),
+        "qlora.constant_bits": F(i.qlora_constant_bits, "count", decimals=3),
+        # llm.c's runs
+        "llmc.hours_124m": F(llmc["hours_124m"], "hour", decimals=2),
+        "llmc.reported_hours_124m": F(i.llmc_124m_hours, "hour", decimals=1),
+        "llmc.hours_124m_residual": _pct(llmc["hours_124m_residual"]),
+        "llmc.cost_124m": F(llmc["cost_124m"], "USD"),
+        "llmc.reported_124m": F(i.llmc_124m_cost, "USD"),
+        "llmc.cost_124m_residual": _pct(llmc["cost_124m_residual"]),
+        "llmc.cost_1558m": F(llmc["cost_1558m"], "USD"),
+        "llmc.reported_1558m": F(i.llmc_1558m_cost, "USD"),
+        "llmc.cost_1558m_residual": _pct(llmc["cost_1558m_residual"]),
+        "llmc.params_1558m": F(i.llmc_1558m_params, "parameter", compact=True, decimals=2),
+        "llmc.h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+        # the budget
+        "budget.eur": F(i.budget_eur, "EUR"),
+        "budget.usd": F(usd, "USD", decimals=2),
+        "budget.rate_date": Figure.on(i.budget_rate_date),
+        "budget.h100_price": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+        "budget.h100_seen": Figure.on(i["lambda_h100_pcie_1x"].seen),
+        "budget.hours": F(hours, "hour", decimals=1),
+        "budget.h100_memory": F(i.h100_sxm_memory, "GB"),
+        "budget.chinchilla": F(i.chinchilla_tokens / i.chinchilla_params, "count"),
+        "budget.lora7b_bought": F(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
+        "budget.gpt2_pretrain_cost": F(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
+        "budget.llama7b_pretrain_cost": F(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
+    }
+
+
+def _row(rows: list[dict], job: str, model: str) -> dict:
+    return next(r for r in rows if r["job"] == job and r["model"] == model)
+
+
+def memory_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    scales = b.three_scales(i)
+    head = [w["head"]["part"]] + [w["jobs"][job] for job in b.JOBS]
+    rows = [f"| {' | '.join(head)} |", "|---|" + "---:|" * len(b.JOBS)]
+    for part in ("weights", "gradients", "optimizer", "activations", "adapters", "total"):
+        cells = [F(scales[job]["memory"].parts()[part], "GB", decimals=3).format(lang) for job in b.JOBS]
+        rows.append("| " + " | ".join([w["parts"][part], *cells]) + " |")
+    return "\n".join(rows)
+
+
+def compute_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    scales = b.three_scales(i)
+    h = w["head"]
+    rows = [f"| {h['job']} | {h['trained']} | {h['tokens']} | {h['flops']} | {h['hours']} | {h['cost']} |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for job in b.JOBS:
+        s = scales[job]
+        cells = [w["jobs"][job], F(s["trained"], "parameter", compact=True, decimals=1).format(lang),
+                 F(s["tokens"], "token", compact=True).format(lang), F(s["flops"], "FLOP").format(lang),
+                 F(s["hours"], "GPU-hour").format(lang), F(s["cost"], "USD").format(lang)]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def buys_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['job']} | {h['model']} | {h['memory']} | {h['one_gpu']} | {h['tokens']} | {h['h100_hours']} "
+            f"| {h['cost']} | {h['bought']} |", "|---|---|---:|---|---:|---:|---:|---:|"]
+    for r in b.what_budget_buys(i):
+        cells = [w["jobs"][r["job"]], w["models"][r["model"]], _gb(r["memory"]).format(lang),
+                 w["fits"] if r["fits"] else w["no_fit"], F(r["tokens"], "token", compact=True, decimals=1).format(lang),
+                 F(r["hours"], "hour", decimals=1).format(lang), F(r["cost"], "USD", decimals=2).format(lang),
+                 F(r["bought"], "token", compact=True, decimals=1).format(lang) if r["fits"] else w["none"]]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def dated(value) -> Figure:
+    return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
+
+
+def ladder_rows(i: Inputs, lang: str) -> list[dict]:
+    return [dict(r, label=F(r["usd"], "USD", decimals=1 if r["usd"] >= 1e7 else 2 if r["usd"] >= 1e6 else 0).format(lang)) for r in b.ladder(i)]
+
+
+def ladder_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['rung']} | {h['cost']} | {h['dated']} | {h['source']} |", "|---|---:|---|---|"]
+    for r in ladder_rows(i, lang):
+        cells = [w["rungs"][r["key"]], r["label"], dated(r["dated"]).format(lang), f"{{cite:t}}`{r['source']}`"]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
+    """Glue every figure and table of the chapter for `lang`; returns the inputs used."""
+    words(lang)
+    i = b.load_budget_inputs() if i is None else i
+    w = words(lang)["budget"]
+    glue_figures("B", figures(i), lang)
+    # Words, not figures: the names and the computed side of each bound, in the page's language.
+    q = b.qlora_rebuilt(i)
+    page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
+    page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
+    page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
+    page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
+    for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
+                        ("ladder", ladder_table)):
+        page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
+    return i

@@ -1,0 +1,146 @@
+"""The chapter "What a budget buys": lib.budget's functions (bad input included), each sourced
+reported figure rebuilt within a stated tolerance, and every input of budget.toml moving a glued figure."""
+
+import datetime as dt
+import re
+
+import pytest
+
+from lib import budget as b
+from lib import budget_page
+from lib.inputs import DATED_UNITS, UNITS, bib_keys, load_inputs, read_tables
+
+I = b.load_budget_inputs()
+OWN = sorted(read_tables(b.BUDGET_DIR))
+
+
+def test_precision_bytes_and_unknown_names():
+    assert [b.precision_bytes(p) for p in ("fp32", "bf16", "fp16", "int8", "nf4")] == [4, 2, 2, 1, 0.5]
+    with pytest.raises(ValueError, match="unknown precision 'fp12'"):
+        b.precision_bytes("fp12")
+
+
+def test_lora_params_and_bad_ranks():
+    assert b.lora_params(12288, 96, 2, 4) == 2 * 96 * 2 * 12288 * 4
+    with pytest.raises(ValueError, match="rank .* cannot be above the matrix dimension"):
+        b.lora_params(64, 2, 2, 128)
+    with pytest.raises(ValueError, match="cannot be negative"):
+        b.lora_params(-64, 2, 2, 4)
+    with pytest.raises(ValueError, match="whole number"):
+        b.lora_params(64, 2, 2, 4.5)
+
+
+def test_activations_follow_korthikanti():
+    s, bt, h, a, L = 1024, 1, 4096, 32, 32
+    assert b.activations_gb(s, bt, h, a, L, 34, 5) == pytest.approx(s * bt * h * (34 + 5 * a * s / h) * L / 1e9)
+    with pytest.raises(ValueError, match="seq_len cannot be negative"):
+        b.activations_gb(-1, 1, h, a, L, 34, 5)
+    with pytest.raises(ValueError, match="heads"):
+        b.activations_gb(s, 1, 8, 16, L, 34, 5)
+
+
+def test_training_memory_by_job():
+    full = b.training_memory(1e9, "full")
+    assert (full.weights, full.gradients, full.optimizer, full.total) == (2, 2, 12, 16)
+    lora = b.training_memory(1e9, "lora", adapter_params=1e6)
+    assert lora.weights == 2 and lora.gradients == pytest.approx(0.002) and lora.adapters == pytest.approx(0.002)
+    q = b.training_memory(1e9, "qlora", adapter_params=1e6, quant_constant_bits=0.127)
+    assert q.weights == pytest.approx(1e9 * 4.127 / 8 / 1e9)
+    assert b.training_memory(1e9, "full", weight_precision="fp32").weights == 4
+    for kwargs, message in [(dict(params=-1, job="full"), "cannot be negative"),
+                            (dict(params=1e9, job="train"), "unknown job 'train'"),
+                            (dict(params=1e9, job="lora"), "give adapter_params"),
+                            (dict(params=1e9, job="lora", adapter_params=2e9), "cannot be more than params"),
+                            (dict(params=1e9, job="full", weight_precision="fp8"), "unknown precision")]:
+        with pytest.raises(ValueError, match=message):
+            b.training_memory(**kwargs)
+
+
+def test_flops_hours_fits_tokens_residual():
+    assert b.job_flops(1e9, 1e9, "full") == 6e18
+    assert b.job_flops(1e9, 1e9, "lora", lora_speedup=0.25) == pytest.approx(6e18 / 1.25)
+    assert b.gpu_hours(3.6e15, 1e12, 1) == pytest.approx(1)
+    assert b.fits(80, 80) and not b.fits(80.1, 80)
+    assert b.tokens_bought(10, 10, 1e9, "full", 6e9, 1) == pytest.approx(3600)
+    assert b.residual(110, 100) == pytest.approx(0.1)
+    with pytest.raises(ValueError):
+        b.job_flops(1e9, -1, "full")
+    with pytest.raises(ValueError, match="unknown job"):
+        b.job_flops(1e9, 1, "rlhf")
+    with pytest.raises(ValueError, match="reported must be positive"):
+        b.residual(1, 0)
+    with pytest.raises(ValueError, match="fraction"):
+        b.gpu_hours(1, 1, 1.5)
+
+
+# Each reported figure, rebuilt by the same functions, within a stated tolerance.
+def test_llama7b_table15_hours_within_10_percent():
+    assert abs(b.llama7b_rebuilt(I)["residual"]) < 0.10
+
+
+def test_lora_350_gb_within_1_percent_and_its_1_2_tb_not_rebuilt():
+    lo = b.lora_rebuilt(I)
+    assert abs(lo["lora_residual"]) < 0.01
+    # The formula's full fine-tuning is more than twice the paper's 1.2 TB: the chapter names why.
+    assert lo["full_residual"] > 1
+
+
+def test_qlora_bounds_hold_for_the_formula():
+    q = b.qlora_rebuilt(I)
+    assert q["full_above"] and q["qlora_below"]
+
+
+def test_llmc_runs_within_stated_tolerances():
+    r = b.llmc_rebuilt(I)
+    assert abs(r["hours_124m_residual"]) < 0.10  # hours from 6ND at the stated utilisation
+    assert abs(r["cost_124m_residual"]) < 0.10  # cost from the stated node price
+    assert abs(r["cost_1558m_residual"]) < 0.20  # cost at a 2026 price for a 2024 run
+
+
+def test_ladder_is_sorted_and_dated():
+    rungs = b.ladder(I)
+    assert [r["usd"] for r in rungs] == sorted(r["usd"] for r in rungs)
+    assert all(isinstance(r["dated"], (dt.date, int)) and r["source"] in bib_keys() for r in rungs)
+
+
+def test_budget_inputs_have_provenance_and_do_not_touch_the_articles_inputs():
+    keys = bib_keys()
+    assert not set(OWN) & set(load_inputs())
+    for name in OWN:
+        entry = I[name]
+        assert entry.source in keys and entry.quote.strip() and entry.unit in UNITS, name
+        assert re.findall(r"\d+", entry.locator_es) == re.findall(r"\d+", entry.locator), name
+        if entry.unit in DATED_UNITS:
+            assert entry.seen is not None, name
+
+
+def snapshot(inputs) -> dict:
+    figures = {k: f.raw() for k, f in budget_page.figures(inputs).items()}
+    for lang in ("es", "en"):
+        for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table, budget_page.ladder_table):
+            figures[f"{lang}.{table.__name__}"] = table(inputs, lang)
+    return figures
+
+
+BEFORE = snapshot(I)
+
+
+@pytest.mark.parametrize("name", OWN)
+def test_every_budget_input_moves_a_glued_figure(name):
+    entry = I[name]
+    if entry.unit == "date":
+        changed = I.replace(name, value=entry.value - dt.timedelta(days=7))
+    elif entry.value.is_integer():
+        changed = I.replace(name, value=float(max(round(entry.value * 1.05), entry.value + 1)))
+    else:
+        changed = I.scaled(name, 1.05)
+    after = snapshot(changed)
+    assert any(BEFORE[k] != after[k] for k in BEFORE), f"changing {name} moves no figure of the chapter"
+
+
+def test_ladder_chart_has_a_slider_and_draws():
+    from lib import charts
+    spec = charts.budget_ladder(budget_page.ladder_rows(I, "en"), "en", b.budget_usd(I)).to_dict()
+    assert any(p.get("bind") for p in spec.get("params", []))
+    with pytest.raises(ValueError):
+        charts.budget_ladder([], "en", 1)
