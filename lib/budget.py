@@ -2,8 +2,8 @@
 LoRA and QLoRA for a model of N parameters, in the same units.
 
 Pure functions; each rejects bad input with a ValueError that says what is wrong. The sourced
-numbers they are called with live in lib/data/inputs/budget/budget.toml (read by
-`load_budget_inputs`, together with every input of the two articles).
+numbers they are called with live in lib/data/inputs/budget.toml (loaded, with every other input,
+by lib.inputs.load_inputs).
 
 Memory (GB = 10^9 bytes), after ZeRO (Rajbhandari et al. 2020, Section 3.1) and QLoRA (Dettmers
 et al. 2023, Section 3):
@@ -30,9 +30,9 @@ import dataclasses
 import math
 
 from . import compute
-from .inputs import Inputs, _check, bib_keys, load_inputs, read_tables, DATA_DIR
+from .inputs import DATA_DIR, Inputs
 
-BUDGET_DIR = DATA_DIR / "budget"
+BUDGET_FILE = DATA_DIR / "budget.toml"
 
 # The bits of each precision are in its name (fp32 = 32 bits); nf4 is QLoRA's 4-bit NormalFloat.
 PRECISION_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "int8": 8, "nf4": 4}
@@ -42,18 +42,6 @@ JOBS = ("pretrain", "full", "lora", "qlora")
 # context length is 2048, GPT-2's 1024: the shorter, for all; one sequence at a time). Change them on Binder.
 EXAMPLE_SEQ_LEN = 1024
 EXAMPLE_BATCH = 1
-
-
-def load_budget_inputs() -> Inputs:
-    """Every sourced input of the book plus the chapter's own (lib/data/inputs/budget/)."""
-    base = load_inputs()
-    raw = read_tables(BUDGET_DIR)
-    twice = sorted(set(raw) & set(base))
-    if twice:
-        raise ValueError(f"budget inputs define again: {', '.join(twice)}")
-    keys = bib_keys()
-    own = {name: _check(name, entry, keys) for name, entry in raw.items()}
-    return Inputs({**{name: base[name] for name in base}, **own})
 
 
 def _size(name: str, x, *, whole: bool = False, allow_zero: bool = False) -> float:

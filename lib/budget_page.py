@@ -7,7 +7,7 @@ from IPython.display import Markdown
 
 from . import budget as b
 from .figure import Figure
-from .inputs import Inputs
+from .inputs import Inputs, load_inputs
 from . import page
 from .page import glue_figures, table_cell
 from .words import words
@@ -162,7 +162,7 @@ def ladder_table(i: Inputs, lang: str) -> str:
 def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     """Glue every figure and table of the chapter for `lang`; returns the inputs used."""
     words(lang)
-    i = b.load_budget_inputs() if i is None else i
+    i = load_inputs() if i is None else i
     w = words(lang)["budget"]
     glue_figures("B", figures(i), lang)
     # Words, not figures: the names and the computed side of each bound, in the page's language.

@@ -11,7 +11,7 @@ from functools import lru_cache
 import nbformat
 import pytest
 
-from lib import page
+from lib import budget_page, page
 from lib.claims import (APPROXIMATE_FACTOR, POLICY, Recomputed, agrees, check_all, judge, load_claims)
 from lib.figure import Figure
 from lib.inputs import load_inputs
@@ -228,6 +228,10 @@ def snapshot(inputs) -> dict:
             values[f"{checked.claim.id}.fact.{name}"] = fact
     for name, figure in home_figures(inputs).items():
         values[f"A2.home.{name}"] = figure.raw()
+    for name, figure in budget_page.figures(inputs).items():
+        values[f"B.{name}"] = figure.raw()
+    for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table, budget_page.ladder_table):
+        values[f"B.{table.__name__}"] = table(inputs, "en")
     return values
 
 
