@@ -313,6 +313,9 @@ def chapter_figures(i) -> dict[str, Figure]:
     f["pub.outside"] = Figure.of(sum(bool(p.reproduced) and not p.within for p in published), "")
     f["pub.not"] = Figure.of(sum(p.reproduced is None for p in published), "")
     f["tolerance"] = Figure.of(TOLERANCE, "fraction", decimals=0)
+    # GPT-3's Epoch AI figures rest on V100-hours at a price the book has no source for: shown, not reproduced.
+    f["gpt3.epoch_hours"] = Figure.of(i.epoch_gpt3_chip_hours, "GPU-hour")
+    f["gpt3.implied_price"] = Figure.of(i.epoch_gpt3_cloud / i.epoch_gpt3_chip_hours, "USD/GPU-hour")
     for run, row in energy_rows(i).items():
         f[f"energy.{run}.hours"] = Figure.of(row["hours"], "GPU-hour")
         for name in ("mwh", "t"):
