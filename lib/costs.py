@@ -102,6 +102,40 @@ def hours_on(device_hours: float, old_peak: float, new_peak: float) -> float:
     return _number("device_hours", device_hours) * _number("old_peak", old_peak) / _number("new_peak", new_peak)
 
 
+def cpi_last_year() -> int:
+    """The last full year of US CPI-U data the installed `cpi` package ships (no network)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # it warns, on import, that its data is stale: the page names the year
+        import cpi
+
+    return int(cpi.LATEST_YEAR)
+
+
+def cpi_factor(from_year: int, to_year: int) -> float:
+    """Dollars of `to_year` per dollar of `from_year`, by the US consumer price index (CPI-U,
+    annual averages, all urban consumers) that the `cpi` package ships offline."""
+    import warnings
+
+    for name, year in (("from_year", from_year), ("to_year", to_year)):
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise ValueError(f"{name} must be a whole year, got {year!r}")
+        if not 1913 <= year <= cpi_last_year():
+            raise ValueError(f"{name} {year} is outside the CPI data shipped (1913 to {cpi_last_year()})")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package warns that its data is stale: the page names its last year
+        import cpi
+
+        return float(cpi.inflate(1.0, from_year, to=to_year))
+
+
+def compare(a: float, b: float) -> str:
+    """'below', 'equal' or 'above': how `a` stands to `b` (a key of the words' [costs.compare])."""
+    a, b = _number("a", a, allow_zero=True), _number("b", b, allow_zero=True)
+    return "below" if a < b else "above" if a > b else "equal"
+
+
 # ---------------------------------------------------------------- the runs
 
 def h100_dense_peak(i) -> float:
@@ -335,6 +369,16 @@ def chapter_figures(i) -> dict[str, Figure]:
     f["amortized.electricity"] = Figure.of(i.cottier_electricity_2022, "", decimals=4)
     f["amortized.year"] = Figure.of(i["cottier_electricity_2022"].seen, "calendar-year")
     f["price.year"] = Figure.of(i["azure_a100_2022_3yr"].seen, "calendar-year")
+    # Dollars of one year: the costs priced at the list prices of price.year, in dollars of the
+    # last full year of the CPI data (today's prices are left as they are: a later year).
+    year, last = i["azure_a100_2022_3yr"].seen, cpi_last_year()
+    factor = cpi_factor(year, last)
+    f["cpi.year"] = Figure.of(last, "calendar-year")
+    f["cpi.factor"] = Figure.of(factor, "", decimals=3)
+    for run, methods in cost_intervals(i).items():
+        for method, (low, high) in methods.items():
+            if method != "today":
+                f[f"real.{run}.{method}"] = _money(low * factor, high * factor)
     f["price.p4d_seen"] = Figure.on(i["aws_p4d_a100_2021_3yr"].seen)
     f["price.today_seen"] = Figure.on(i["lambda_h100_sxm_8x"].seen)
     return f
@@ -396,4 +440,8 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     for p in published_figures(i):
         page.glue(f"costs.pub.{p.key}.status", status(p, lang), display=False)
     page.glue("costs.table", Markdown(published_table(i, lang)), display=False)
+    from .words import words
+
+    row = flops_rows(i)["palm"]
+    page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(row["utilisation"], i.palm_mfu)], display=False)
     return figures

@@ -64,6 +64,25 @@ def test_bad_input_is_a_clear_value_error(call, message):
         call()
 
 
+def test_cpi_factor_from_the_shipped_data():
+    assert costs.cpi_last_year() == 2025  # cpi==2.1.0's data; a new pin must say its year on the page
+    assert costs.cpi_factor(2022, 2022) == 1.0
+    assert costs.cpi_factor(2022, 2025) == pytest.approx(1.1001, abs=1e-4)
+
+
+@pytest.mark.parametrize("years, message", [((2022, 2099), "outside the CPI data"), ((1900, 2022), "outside"),
+                                            ((2022.5, 2025), "whole year"), ((True, 2025), "whole year")])
+def test_cpi_factor_refuses_years_it_has_no_data_for(years, message):
+    with pytest.raises(ValueError, match=message):
+        costs.cpi_factor(*years)
+
+
+def test_compare():
+    assert [costs.compare(1, 2), costs.compare(2, 2), costs.compare(3, 2)] == ["below", "equal", "above"]
+    with pytest.raises(ValueError):
+        costs.compare(-1, 2)
+
+
 def test_the_chapter_inputs_do_not_redefine_the_articles():
     assert not set(load_inputs(costs.COSTS_DIR)) & set(load_inputs())
 
