@@ -445,3 +445,33 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     row = flops_rows(i)["palm"]
     page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(row["utilisation"], i.palm_mfu)], display=False)
     return figures
+
+
+def published_csv(lang: str, i: Inputs | None = None) -> str:
+    """The published figures and their reproductions as CSV (costs.csv beside ledger.csv): the
+    page's words, plus unformatted dollars and residuals for a spreadsheet."""
+    import csv
+    import io
+
+    from .words import words
+
+    i = load() if i is None else i
+    w = words(lang)["costs"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["key", *w["table"].values(), "published_low_usd", "published_high_usd",
+                     "reproduced_low_usd", "reproduced_high_usd", "residual_low", "residual_high", "tolerance"])
+    for p in published_figures(i):
+        r = p.reproduced
+        residuals = list(p.residuals) + [None] * (2 - len(p.residuals))
+        if len(p.residuals) == 1:
+            residuals[1] = residuals[0]
+        writer.writerow([
+            p.key, w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
+            w["methods"][p.method] if p.method else "", _money(r.low, r.high).format(lang) if r else "",
+            " / ".join(f"{x:+.4f}" for x in p.residuals), status(p, lang),
+            p.published.low, p.published.high, r.low if r else "", r.high if r else "",
+            "" if residuals[0] is None else round(residuals[0], 6), "" if residuals[1] is None else round(residuals[1], 6),
+            TOLERANCE,
+        ])
+    return out.getvalue()

@@ -187,3 +187,25 @@ def changed_by_five_percent():
 def test_every_input_of_the_chapter_moves_a_glued_figure(name, inputs):
     after = snapshot(inputs)
     assert any(BEFORE[k] != after.get(k) for k in BEFORE), f"changing {name} moves no figure the chapter glues"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_csv_of_published_figures(lang):
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(costs.published_csv(lang, I))))
+    assert len(rows) == 1 + len(PUBLISHED)
+    by_key = {row[0]: row for row in rows[1:]}
+    assert float(by_key["aiindex"][-3]) == pytest.approx(-0.017, abs=0.001)
+    assert by_key["epoch_gpt3_cloud"][-3] == ""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_built_chapter_links_its_csv_and_draws_its_chart(built_site, lang):
+    import csv
+
+    html = (built_site / lang / "costs.html").read_text(encoding="utf8")
+    assert 'href="costs.csv"' in html and 'class="vega-chart"' in html
+    with open(built_site / lang / "costs.csv", encoding="utf8") as fh:
+        assert [row["key"] for row in csv.DictReader(fh)] == [p.key for p in costs.published_figures(I)]
