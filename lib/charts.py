@@ -273,15 +273,17 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     x_scale = alt.Scale(type="log", domain=domain, nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
     runs = list(dict.fromkeys(r["run"] for r in intervals))
+    methods = list(dict.fromkeys(r["method"] for r in intervals))
     bars = pd.DataFrame(intervals)
     bars["said"] = [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()]
     dots = pd.DataFrame(marks)
     dots["said"] = [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]
     y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320))
     ranges = alt.Chart(bars).mark_rule(strokeWidth=6, strokeCap="round").encode(
-        description="said:N", y=y, yOffset=alt.YOffset("method:N"),
+        description="said:N", y=y, yOffset=alt.YOffset("method:N", sort=methods),
         x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
-        color=alt.Color("method:N", title=text["method"], legend=alt.Legend(orient="bottom", columns=2)),
+        color=alt.Color("method:N", sort=methods, title=text["method"],
+                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
                  alt.Tooltip("label:N", title=text["cost"])],
     )
@@ -293,5 +295,5 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     description = text["title"] + ". " + "; ".join(list(bars["said"]) + list(dots["said"]))
     return readable(alt.layer(ranges, points).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=480, height=alt.Step(60), usermeta={"lang": lang}, description=description,
+        width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,
     ))

@@ -421,7 +421,8 @@ def chart_rows(i, lang: str) -> tuple[list[dict], list[dict]]:
     w = words(lang)["costs"]
     intervals = [{"run": w["runs"][run], "method": w["methods"][method], "low": float(low), "high": float(high),
                   "label": _money(low, high).format(lang)}
-                 for run, methods in cost_intervals(i).items() for method, (low, high) in methods.items()]
+                 for run, methods in cost_intervals(i).items()
+                 for method, (low, high) in sorted(methods.items(), key=lambda m: METHODS.index(m[0]))]
     marks = [{"run": w["runs"][p.run], "who": w["who"][p.key], "value": float(p.published.value),
               "label": dataclasses.replace(p.published, decimals=1).format(lang)}
              for p in published_figures(i) if p.run in cost_intervals(i) and not p.published.is_bound]
