@@ -326,3 +326,45 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     return readable(alt.layer(rule, dots, labels, readout).add_params(power).properties(
         title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description,
     ))
+
+
+# ---------------------------------------------------------------- one run, several prices (costs chapter)
+
+def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.LayerChart:
+    """Every run's cost by every method as an interval on a log axis of dollars, with the
+    published figures marked as dots (rows from lib.costs.chart_rows)."""
+    if not intervals:
+        raise ValueError("cost_methods needs at least one interval")
+    text = words(lang)["costs"]["chart"]
+    values = [r["low"] for r in intervals] + [r["high"] for r in intervals] + [m["value"] for m in marks]
+    if min(values) <= 0:
+        raise ValueError("a log axis needs costs above zero")
+    domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
+    ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
+    x_scale = alt.Scale(type="log", domain=domain, nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    runs = list(dict.fromkeys(r["run"] for r in intervals))
+    methods = list(dict.fromkeys(r["method"] for r in intervals))
+    bars = pd.DataFrame(intervals)
+    bars["said"] = [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()]
+    dots = pd.DataFrame(marks)
+    dots["said"] = [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]
+    y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320))
+    ranges = alt.Chart(bars).mark_rule(strokeWidth=6, strokeCap="round").encode(
+        description="said:N", y=y, yOffset=alt.YOffset("method:N", sort=methods),
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        color=alt.Color("method:N", sort=methods, title=text["method"],
+                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
+        tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
+                 alt.Tooltip("label:N", title=text["cost"])],
+    )
+    points = alt.Chart(dots).mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
+        description="said:N", y=y, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
+        tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
+                 alt.Tooltip("label:N", title=text["published"])],
+    )
+    description = text["title"] + ". " + "; ".join(list(bars["said"]) + list(dots["said"]))
+    return readable(alt.layer(ranges, points).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,
+    ))

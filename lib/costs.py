@@ -1,0 +1,478 @@
+"""Why published training costs disagree: one run's hours, priced by several methods, and
+every published figure reproduced from named inputs (or said not to be, with the reason).
+
+Small pure functions (ValueError on bad input) and, at the end, the figures the chapter
+book/<lang>/costs.ipynb glues. Inputs: the articles' (lib/data/inputs/*.toml) reused by name,
+plus the chapter's own (lib/data/inputs/costs/costs.toml).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from . import compute as k
+from .compute import _fraction, _number
+from .figure import Figure
+from .inputs import DATA_DIR, Inputs, load_inputs
+
+COSTS_DIR = DATA_DIR / "costs"
+HOURS_PER_YEAR = 8760
+# A published figure counts as reproduced when the named method and inputs give it within this
+# share of its own value (one policy for every figure; the residual is shown either way).
+TOLERANCE = 0.15
+RUNS = ("opt", "llama", "palm", "gpt3")
+METHODS = ("on_demand", "one_year", "three_year", "amortized", "today")
+
+
+def load() -> Inputs:
+    """The articles' inputs and the chapter's, by name; a name in both is an error."""
+    articles, chapter = load_inputs(), load_inputs(COSTS_DIR)
+    twice = sorted(set(articles) & set(chapter))
+    if twice:
+        raise ValueError(f"costs.toml defines again: {', '.join(twice)}")
+    return Inputs({**{n: articles[n] for n in articles}, **{n: chapter[n] for n in chapter}})
+
+
+# ---------------------------------------------------------------- arithmetic
+
+def implied_utilisation(flops: float, device_hours: float, peak_flops_per_second: float) -> float:
+    """The share of peak that `flops` done in `device_hours` implies (may exceed 1 if the hours are too few)."""
+    return _number("flops", flops) / (_number("device_hours", device_hours) * k.SECONDS_PER_HOUR
+                                      * _number("peak_flops_per_second", peak_flops_per_second))
+
+
+def residual(reproduced: float, published: float) -> float:
+    """(reproduced − published) / published: how far a reproduction lands from the figure."""
+    return (_number("reproduced", reproduced) - _number("published", published)) / _number("published", published)
+
+
+def interval(low: float, high: float) -> tuple[float, float]:
+    low, high = _number("low", low, allow_zero=True), _number("high", high, allow_zero=True)
+    if low > high:
+        raise ValueError(f"interval low ({low:g}) is above high ({high:g})")
+    return low, high
+
+
+def interval_product(*intervals: tuple[float, float]) -> tuple[float, float]:
+    """Interval arithmetic for products of non-negative quantities: [Π lows, Π highs]."""
+    if not intervals:
+        raise ValueError("interval_product needs at least one interval")
+    low = high = 1.0
+    for lo, hi in intervals:
+        lo, hi = interval(lo, hi)
+        low, high = low * lo, high * hi
+    return low, high
+
+
+def depreciation_per_year(ooms_per_year: float) -> float:
+    """Cottier et al.'s yearly loss of hardware value: price-performance rising `ooms_per_year`
+    orders of magnitude a year, as a continuous rate (0.14 × ln 10 ≈ 0.32 a year)."""
+    return _number("ooms_per_year", ooms_per_year) * math.log(10)
+
+
+def amortized_cost(chip_hours: float, chip_price: float, ooms_per_year: float, server_overhead: float,
+                   interconnect_fraction: float, tdp_w: float, average_load: float, pue: float,
+                   usd_per_kwh: float) -> float:
+    """Amortized ownership as Cottier et al. (2024) price it: the chips' value lost over the hours
+    (price × depreciation rate / hours in a year), times the server's cost over the chip's, with the
+    interconnect a fixed fraction of the whole cluster; plus the energy (TDP × average load × PUE ×
+    price of electricity)."""
+    if _fraction("interconnect_fraction", interconnect_fraction) >= 1:
+        raise ValueError("interconnect_fraction must be below 1")
+    per_hour = _number("chip_price", chip_price) * depreciation_per_year(ooms_per_year) / HOURS_PER_YEAR
+    hardware = per_hour * _number("server_overhead", server_overhead) / (1 - interconnect_fraction)
+    energy = _number("tdp_w", tdp_w) / 1000 * _fraction("average_load", average_load) * _number("pue", pue) \
+        * _number("usd_per_kwh", usd_per_kwh)
+    return _number("chip_hours", chip_hours) * (hardware + energy)
+
+
+def energy_mwh(device_hours: float, power_w: float, pue: float) -> float:
+    """Energy of a run as the LLaMA paper's Table 15 counts it: hours × power × PUE, in MWh."""
+    return _number("device_hours", device_hours) * _number("power_w", power_w) * _number("pue", pue) / 1e6
+
+
+def emissions_t(mwh: float, t_per_mwh: float) -> float:
+    """Tonnes of CO2-equivalent from energy and a grid's carbon intensity."""
+    return _number("mwh", mwh, allow_zero=True) * _number("t_per_mwh", t_per_mwh)
+
+
+def hours_on(device_hours: float, old_peak: float, new_peak: float) -> float:
+    """The same work on a newer chip at the same utilisation: hours × old peak / new peak."""
+    return _number("device_hours", device_hours) * _number("old_peak", old_peak) / _number("new_peak", new_peak)
+
+
+def cpi_last_year() -> int:
+    """The last full year of US CPI-U data the installed `cpi` package ships (no network)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # it warns, on import, that its data is stale: the page names the year
+        import cpi
+
+    return int(cpi.LATEST_YEAR)
+
+
+def cpi_factor(from_year: int, to_year: int) -> float:
+    """Dollars of `to_year` per dollar of `from_year`, by the US consumer price index (CPI-U,
+    annual averages, all urban consumers) that the `cpi` package ships offline."""
+    import warnings
+
+    for name, year in (("from_year", from_year), ("to_year", to_year)):
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise ValueError(f"{name} must be a whole year, got {year!r}")
+        if not 1913 <= year <= cpi_last_year():
+            raise ValueError(f"{name} {year} is outside the CPI data shipped (1913 to {cpi_last_year()})")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the package warns that its data is stale: the page names its last year
+        import cpi
+
+        return float(cpi.inflate(1.0, from_year, to=to_year))
+
+
+def compare(a: float, b: float) -> str:
+    """'below', 'equal' or 'above': how `a` stands to `b` (a key of the words' [costs.compare])."""
+    a, b = _number("a", a, allow_zero=True), _number("b", b, allow_zero=True)
+    return "below" if a < b else "above" if a > b else "equal"
+
+
+# ---------------------------------------------------------------- the runs
+
+def h100_dense_peak(i) -> float:
+    return i.h100_sxm_bf16_sparse_peak / 2  # the datasheet's figure is with sparsity
+
+
+def palm_reported_hours(i) -> float:
+    return k.gpu_hours(i.palm_chips_main, i.palm_hours_main) + k.gpu_hours(i.palm_chips_second, i.palm_hours_second)
+
+
+def flops_rows(i) -> dict[str, dict]:
+    """Per run: 6ND, the FLOPs the authors report (LLaMA reports none: 6ND stands in), the hours
+    they report, and the utilisation those imply on the chip's dense bf16 peak."""
+    runs = {
+        "opt": (i.opt_params, i.opt_tokens, i.opt_total_flops, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
+        "llama": (i.llama_65b_params, i.llama_tokens, None, i.llama_65b_gpu_hours, i.a100_bf16_peak),
+        "palm": (i.palm_params, i.palm_tokens, i.palm_flops, palm_reported_hours(i), i.tpu_v4_peak),
+        "gpt3": (i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, None, None),
+    }
+    rows = {}
+    for run, (n, d, reported, hours, peak) in runs.items():
+        six_nd = k.training_flops(n, d, i.flops_per_param_token)
+        flops = six_nd if reported is None else reported
+        rows[run] = {
+            "six_nd": six_nd, "reported": reported, "hours": hours,
+            "ratio": None if reported is None else reported / six_nd,
+            "utilisation": None if hours is None else implied_utilisation(flops, hours, peak),
+        }
+    return rows
+
+
+def hour_intervals(i) -> dict[str, tuple[float, float]]:
+    """Each run's device-hours as an interval. OPT: LLaMA's Table 15 count to every hour of the
+    final run's calendar on its cluster. LLaMA: Table 15 to its GPUs × the paper's days. PaLM: its
+    FLOPs at the hardware utilisation to the chip-hours the paper reports."""
+    from .recompute.article1 import opt_wall_clock_gpu_hours
+    from .recompute.article2 import palm_chip_hours
+
+    return {
+        "opt": interval(i.opt_llama_table_gpu_hours, opt_wall_clock_gpu_hours(i)),
+        "llama": interval(i.llama_65b_gpu_hours, k.gpu_hours(i.llama_gpus, k.days_to_hours(i.llama_paper_days))),
+        "palm": interval(palm_chip_hours(i)["needed"], palm_reported_hours(i)),
+    }
+
+
+def price_intervals(i) -> dict[str, dict[str, tuple[float, float]]]:
+    """Price per device-hour, by run and method, as intervals over the sourced providers."""
+    a100 = {
+        "on_demand": interval(i.azure_a100_2022_on_demand, i.aws_a100_2022_on_demand),
+        "one_year": interval(i.azure_a100_2022_1yr, i.aws_a100_2022_1yr),
+        "three_year": interval(i.aws_p4d_a100_2021_3yr, i.aws_a100_2022_3yr),
+    }
+    tpu = {
+        "on_demand": interval(i.tpu_v4_price_on_demand, i.tpu_v4_price_on_demand),
+        "one_year": interval(i.tpu_v4_price_1yr, i.tpu_v4_price_1yr),
+        "three_year": interval(i.tpu_v4_price_3yr, i.tpu_v4_price_3yr),
+    }
+    return {"opt": a100, "llama": a100, "palm": tpu}
+
+
+def palm_amortized(i, chip_hours: float) -> float:
+    return amortized_cost(chip_hours, i.cottier_tpu_v4_price, i.cottier_ooms_per_year, i.cottier_server_overhead_tpu,
+                          i.cottier_interconnect_fraction, i.cottier_tpu_v4_tdp, i.cottier_tpu_load,
+                          i.cottier_pue_google, i.cottier_electricity_2022)
+
+
+def cost_intervals(i) -> dict[str, dict[str, tuple[float, float]]]:
+    """Each run's cost by each method as an interval: hours interval × price interval. Amortized
+    ownership only where the chip's purchase price is sourced (TPU v4, Cottier et al.'s figure).
+    Today: the same work on H100 SXM at the run's own utilisation, at Lambda's 8- and 1-GPU prices."""
+    hours, prices = hour_intervals(i), price_intervals(i)
+    old_peak = {"opt": i.a100_bf16_peak, "llama": i.a100_bf16_peak, "palm": i.tpu_v4_peak}
+    today = interval(min(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x), max(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x))
+    out = {}
+    for run in ("opt", "llama", "palm"):
+        row = {m: interval_product(hours[run], prices[run][m]) for m in ("on_demand", "one_year", "three_year")}
+        if run == "palm":
+            row["amortized"] = interval(*(palm_amortized(i, h) for h in hours[run]))
+        h100 = tuple(hours_on(h, old_peak[run], h100_dense_peak(i)) for h in hours[run])
+        row["today"] = interval_product(h100, today)
+        out[run] = row
+    return out
+
+
+# ---------------------------------------------------------------- published figures
+
+@dataclasses.dataclass(frozen=True)
+class Published:
+    """A published cost of a run, and how (or whether) the book reproduces it."""
+    key: str  # the chapter's name for it (glue keys, words)
+    run: str
+    published: Figure
+    method: str | None  # a key of METHODS, or None when not reproduced
+    reproduced: Figure | None
+    reason: str | None = None  # why not reproduced (a key of the words' [costs.reason] table)
+
+    @property
+    def residuals(self) -> tuple[float, ...]:
+        """Residual of each end (one for a single value; low and high for a range)."""
+        if self.reproduced is None:
+            return ()
+        ends = ((self.reproduced.low, self.published.low), (self.reproduced.high, self.published.high))
+        return tuple(residual(r, p) for r, p in (ends[:1] if self.published.low == self.published.high else ends))
+
+    @property
+    def within(self) -> bool:
+        return bool(self.residuals) and all(abs(r) <= TOLERANCE for r in self.residuals)
+
+
+def _usd(x: float) -> Figure:
+    return Figure.of(x, "USD", decimals=2)
+
+
+def published_figures(i) -> list[Published]:
+    """At least ten published costs, each reproduced by a named method and inputs, or marked."""
+    from .claims import load_claims
+    from .recompute.article1 import opt_cost_scenarios
+    from .recompute.article2 import llama_utilisation, palm_chip_hours
+
+    claims = load_claims()
+    article = {name: (h, p) for name, h, p in opt_cost_scenarios(i, claims)}["article"]
+    palm = palm_chip_hours(i)
+    reported = palm_reported_hours(i)
+    mosaic_hours = k.flops_to_device_hours(k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token),
+                                           i.a100_bf16_peak, llama_utilisation(i))
+    heim = Figure.between(*i.heim_palm_cost, "USD")
+    heim_earlier = Figure.between(*i.heim_palm_cost_earlier, "USD")
+    return [
+        Published("a1_opt", "opt", claims["A1-opt-cost"].stated, "today", _usd(k.rental_cost(*article))),
+        Published("a2_llama", "llama", claims["A2-llama-cost"].stated, "on_demand",
+                  _usd(k.rental_cost(i.llama_65b_gpu_hours, i.azure_a100_2022_on_demand))),
+        Published("heim", "palm", heim, "one_year_on_demand", Figure.between(
+            k.rental_cost(palm["needed"], i.tpu_v4_price_1yr), k.rental_cost(palm["main"], i.tpu_v4_price_on_demand), "USD")),
+        Published("heim_earlier", "palm", heim_earlier, "one_year", Figure.between(
+            k.rental_cost(palm["needed"], i.tpu_v4_price_1yr), k.rental_cost(reported, i.tpu_v4_price_1yr), "USD")),
+        Published("aiindex", "palm", Figure.of(i.aiindex_palm_cost, "USD"), "three_year",
+                  _usd(k.rental_cost(reported, i.tpu_v4_price_3yr))),
+        Published("mosaic", "mosaic", Figure.of(i.mosaic_cost, "USD"), "three_year",
+                  _usd(k.rental_cost(mosaic_hours, i.azure_a100_2022_3yr))),
+        Published("epoch_opt_cloud", "opt", Figure.of(i.epoch_opt_cloud, "USD"), "three_year",
+                  _usd(k.rental_cost(i.epoch_opt_chip_hours, i.azure_a100_2022_3yr))),
+        Published("epoch_llama_cloud", "llama", Figure.of(i.epoch_llama_cloud, "USD"), "three_year",
+                  _usd(k.rental_cost(i.epoch_llama_chip_hours, i.aws_p4d_a100_2021_3yr))),
+        Published("epoch_palm_cloud", "palm", Figure.of(i.epoch_palm_cloud, "USD"), "three_year",
+                  _usd(k.rental_cost(reported, i.tpu_v4_price_3yr))),
+        Published("epoch_gpt3_cloud", "gpt3", Figure.of(i.epoch_gpt3_cloud, "USD"), None, None, "no_v100_price"),
+        Published("epoch_palm_amortized", "palm", Figure.of(i.epoch_palm_amortized, "USD"), "amortized",
+                  _usd(palm_amortized(i, reported))),
+        Published("epoch_opt_amortized", "opt", Figure.of(i.epoch_opt_amortized, "USD"), None, None, "no_a100_price"),
+        Published("epoch_llama_amortized", "llama", Figure.of(i.epoch_llama_amortized, "USD"), None, None, "no_a100_price"),
+        Published("epoch_gpt3_amortized", "gpt3", Figure.of(i.epoch_gpt3_amortized, "USD"), None, None, "no_v100_price"),
+    ]
+
+
+def energy_rows(i) -> dict[str, dict[str, float]]:
+    """Energy and emissions by Table 15's formula, beside what the table prints."""
+    hours = {"opt": i.opt_llama_table_gpu_hours, "bloom": i.bloom_table_gpu_hours, "llama": i.llama_65b_gpu_hours}
+    printed = {"opt": (i.opt_table_mwh, i.opt_table_tco2), "bloom": (i.bloom_table_mwh, i.bloom_table_tco2),
+               "llama": (i.llama_table_mwh, i.llama_table_tco2)}
+    rows = {}
+    for run, h in hours.items():
+        mwh = energy_mwh(h, i.llama_table_gpu_power, i.llama_table_pue)
+        rows[run] = {"hours": h, "mwh": mwh, "t": emissions_t(mwh, i.llama_table_intensity),
+                     "printed_mwh": printed[run][0], "printed_t": printed[run][1]}
+    return rows
+
+
+# ---------------------------------------------------------------- what the chapter glues
+
+def _money(low: float, high: float | None = None) -> Figure:
+    return Figure.between(low, low if high is None else high, "USD", decimals=1)
+
+
+def chapter_figures(i) -> dict[str, Figure]:
+    """Every figure the chapter glues, by name (the page's glue keys are costs.<name>)."""
+    f: dict[str, Figure] = {}
+    for run, row in flops_rows(i).items():
+        f[f"flops.{run}.six_nd"] = Figure.of(row["six_nd"], "FLOP")
+        if row["reported"] is not None:
+            f[f"flops.{run}.reported"] = Figure.of(row["reported"], "FLOP")
+            f[f"flops.{run}.ratio"] = Figure.of(row["ratio"], "", decimals=2)
+        if row["hours"] is not None:
+            f[f"flops.{run}.hours"] = Figure.of(row["hours"], "chip-hour" if run == "palm" else "GPU-hour")
+            f[f"flops.{run}.utilisation"] = Figure.of(row["utilisation"], "fraction", decimals=1)
+    f["flops.k"] = Figure.of(i.flops_per_param_token, "")
+    f["palm.mfu"] = Figure.of(i.palm_mfu, "fraction", decimals=1)
+    f["opt.tflops"] = Figure.of(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=1)
+    for run, (low, high) in hour_intervals(i).items():
+        f[f"hours.{run}"] = Figure.between(low, high, "chip-hour" if run == "palm" else "GPU-hour")
+    for run, methods in price_intervals(i).items():
+        unit = "USD/chip-hour" if run == "palm" else "USD/GPU-hour"
+        for method, (low, high) in methods.items():
+            f[f"price.{run}.{method}"] = Figure.between(low, high, unit)
+    f["price.today"] = Figure.between(min(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x),
+                                      max(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x), "USD/GPU-hour")
+    for run, methods in cost_intervals(i).items():
+        for method, (low, high) in methods.items():
+            f[f"cost.{run}.{method}"] = _money(low, high)
+    published = published_figures(i)
+    for p in published:
+        f[f"pub.{p.key}.published"] = dataclasses.replace(p.published, decimals=1)
+        f[f"pub.{p.key}.code"] = Figure.says("reproduced" if p.within else "residual" if p.reproduced else "not")
+        if p.reproduced is not None:
+            f[f"pub.{p.key}.reproduced"] = _money(p.reproduced.low, p.reproduced.high)
+            for end, r in zip(("residual", "residual_high"), p.residuals):
+                f[f"pub.{p.key}.{end}"] = Figure.of(r, "fraction", decimals=1)
+    f["pub.count"] = Figure.of(len(published), "")
+    f["pub.within"] = Figure.of(sum(p.within for p in published), "")
+    f["pub.outside"] = Figure.of(sum(bool(p.reproduced) and not p.within for p in published), "")
+    f["pub.not"] = Figure.of(sum(p.reproduced is None for p in published), "")
+    f["tolerance"] = Figure.of(TOLERANCE, "fraction", decimals=0)
+    # GPT-3's Epoch AI figures rest on V100-hours at a price the book has no source for: shown, not reproduced.
+    f["gpt3.epoch_hours"] = Figure.of(i.epoch_gpt3_chip_hours, "GPU-hour")
+    f["gpt3.implied_price"] = Figure.of(i.epoch_gpt3_cloud / i.epoch_gpt3_chip_hours, "USD/GPU-hour")
+    for run, row in energy_rows(i).items():
+        f[f"energy.{run}.hours"] = Figure.of(row["hours"], "GPU-hour")
+        for name in ("mwh", "t"):
+            f[f"energy.{run}.{name}"] = Figure.of(row[name], "", decimals=1)
+            f[f"energy.{run}.printed_{name}"] = Figure.of(row[f"printed_{name}"], "")
+    f["energy.power"] = Figure.of(i.llama_table_gpu_power, "")
+    f["energy.pue"] = Figure.of(i.llama_table_pue, "", decimals=1)
+    f["energy.intensity"] = Figure.of(i.llama_table_intensity, "", decimals=3)
+    f["amortized.tpu_price"] = Figure.of(i.cottier_tpu_v4_price, "USD")
+    f["amortized.ooms"] = Figure.of(i.cottier_ooms_per_year, "", decimals=2)
+    f["amortized.rate"] = Figure.of(depreciation_per_year(i.cottier_ooms_per_year), "fraction", decimals=0)
+    f["amortized.overhead"] = Figure.of(i.cottier_server_overhead_tpu, "", decimals=2)
+    f["amortized.interconnect"] = Figure.of(i.cottier_interconnect_fraction, "fraction", decimals=0)
+    f["amortized.tdp"] = Figure.of(i.cottier_tpu_v4_tdp, "")
+    f["amortized.load"] = Figure.of(i.cottier_tpu_load, "fraction", decimals=0)
+    f["amortized.pue"] = Figure.of(i.cottier_pue_google, "", decimals=1)
+    f["amortized.electricity"] = Figure.of(i.cottier_electricity_2022, "", decimals=4)
+    f["amortized.year"] = Figure.of(i["cottier_electricity_2022"].seen, "calendar-year")
+    f["price.year"] = Figure.of(i["azure_a100_2022_3yr"].seen, "calendar-year")
+    # Dollars of one year: the costs priced at the list prices of price.year, in dollars of the
+    # last full year of the CPI data (today's prices are left as they are: a later year).
+    year, last = i["azure_a100_2022_3yr"].seen, cpi_last_year()
+    factor = cpi_factor(year, last)
+    f["cpi.year"] = Figure.of(last, "calendar-year")
+    f["cpi.factor"] = Figure.of(factor, "", decimals=3)
+    for run, methods in cost_intervals(i).items():
+        for method, (low, high) in methods.items():
+            if method != "today":
+                f[f"real.{run}.{method}"] = _money(low * factor, high * factor)
+    f["price.p4d_seen"] = Figure.on(i["aws_p4d_a100_2021_3yr"].seen)
+    f["price.today_seen"] = Figure.on(i["lambda_h100_sxm_8x"].seen)
+    return f
+
+
+def status(p: Published, lang: str) -> str:
+    """Reproduced, outside the tolerance (residual shown), or not reproduced and why, in `lang`."""
+    from .words import words
+
+    w = words(lang)["costs"]
+    if p.reproduced is None:
+        return f"{w['status']['not']}: {w['reason'][p.reason]}"
+    return w["status"]["reproduced" if p.within else "outside"]
+
+
+def published_table(i, lang: str) -> str:
+    """The published figures as a MyST table: who, run, figure, method, reproduction, residual, status."""
+    from . import fmt
+    from .page import table_cell
+    from .words import words
+
+    w = words(lang)["costs"]
+    rows = [f"| {' | '.join(w['table'].values())} |", "|" + "---|" * len(w["table"])]
+    for p in published_figures(i):
+        cells = [
+            w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
+            w["methods"][p.method] if p.method else "—",
+            _money(p.reproduced.low, p.reproduced.high).format(lang) if p.reproduced else "—",
+            " / ".join(fmt.percent(r, lang, 1) for r in p.residuals) or "—",
+            status(p, lang),
+        ]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def chart_rows(i, lang: str) -> tuple[list[dict], list[dict]]:
+    """The chart's intervals (run, method, low, high, label) and published marks (run, who, value, label)."""
+    from .words import words
+
+    w = words(lang)["costs"]
+    intervals = [{"run": w["runs"][run], "method": w["methods"][method], "low": float(low), "high": float(high),
+                  "label": _money(low, high).format(lang)}
+                 for run, methods in cost_intervals(i).items()
+                 for method, (low, high) in sorted(methods.items(), key=lambda m: METHODS.index(m[0]))]
+    marks = [{"run": w["runs"][p.run], "who": w["who"][p.key], "value": float(p.published.value),
+              "label": dataclasses.replace(p.published, decimals=1).format(lang)}
+             for p in published_figures(i) if p.run in cost_intervals(i) and not p.published.is_bound]
+    return intervals, marks
+
+
+def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
+    """Glue the chapter's figures (costs.<name>), each published figure's status words and the table."""
+    from IPython.display import Markdown
+
+    from . import page
+
+    i = load() if i is None else i
+    figures = chapter_figures(i)
+    page.glue_figures("costs", figures, lang)
+    for p in published_figures(i):
+        page.glue(f"costs.pub.{p.key}.status", status(p, lang), display=False)
+    page.glue("costs.table", Markdown(published_table(i, lang)), display=False)
+    from .words import words
+
+    row = flops_rows(i)["palm"]
+    page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(row["utilisation"], i.palm_mfu)], display=False)
+    return figures
+
+
+def published_csv(lang: str, i: Inputs | None = None) -> str:
+    """The published figures and their reproductions as CSV (costs.csv beside ledger.csv): the
+    page's words, plus unformatted dollars and residuals for a spreadsheet."""
+    import csv
+    import io
+
+    from .words import words
+
+    i = load() if i is None else i
+    w = words(lang)["costs"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["key", *w["table"].values(), "published_low_usd", "published_high_usd",
+                     "reproduced_low_usd", "reproduced_high_usd", "residual_low", "residual_high", "tolerance"])
+    for p in published_figures(i):
+        r = p.reproduced
+        residuals = list(p.residuals) + [None] * (2 - len(p.residuals))
+        if len(p.residuals) == 1:
+            residuals[1] = residuals[0]
+        writer.writerow([
+            p.key, w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
+            w["methods"][p.method] if p.method else "", _money(r.low, r.high).format(lang) if r else "",
+            " / ".join(f"{x:+.4f}" for x in p.residuals), status(p, lang),
+            p.published.low, p.published.high, r.low if r else "", r.high if r else "",
+            "" if residuals[0] is None else round(residuals[0], 6), "" if residuals[1] is None else round(residuals[1], 6),
+            TOLERANCE,
+        ])
+    return out.getvalue()

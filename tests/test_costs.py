@@ -1,0 +1,211 @@
+"""The costs chapter (lib/costs.py): its arithmetic, the published figures it reproduces, the
+LLaMA paper's Table 15 pinned, and every one of its inputs moving a figure the chapter glues."""
+
+import datetime as dt
+import math
+
+import pytest
+
+from lib import charts, costs
+from lib.inputs import load_inputs
+
+I = costs.load()
+
+
+# ---------------------------------------------------------------- arithmetic
+
+def test_implied_utilisation():
+    assert costs.implied_utilisation(3600e12, 1, 1e12) == 1.0
+    assert costs.implied_utilisation(4.30e23, 809472, 312e12) == pytest.approx(0.4729, abs=1e-4)
+
+
+def test_residual():
+    assert costs.residual(110, 100) == pytest.approx(0.1)
+    assert costs.residual(90, 100) == pytest.approx(-0.1)
+
+
+def test_interval_product_is_lows_times_lows_and_highs_times_highs():
+    assert costs.interval_product((2, 3), (10, 20)) == (20, 60)
+    assert costs.interval_product((5, 5)) == (5, 5)
+
+
+def test_depreciation_rate_is_orders_of_magnitude_times_ln10():
+    assert costs.depreciation_per_year(0.14) == pytest.approx(0.14 * math.log(10))
+
+
+def test_amortized_cost_by_hand():
+    # One chip-hour of a $8,760 chip losing 100% a year: $1 of hardware; doubled by the server,
+    # halved interconnect share (÷ 0.5); energy 1 kW × 1 × 1 × $0.1.
+    rate = 1 / math.log(10)
+    assert costs.amortized_cost(1, 8760, rate, 2, 0.5, 1000, 1, 1, 0.1) == pytest.approx(4.1)
+
+
+def test_energy_and_emissions():
+    assert costs.energy_mwh(1000, 400, 1.1) == pytest.approx(0.44)
+    assert costs.emissions_t(10, 0.385) == pytest.approx(3.85)
+    assert costs.hours_on(100, 312e12, 989.5e12) == pytest.approx(100 * 312 / 989.5)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: costs.implied_utilisation(1, 0, 1), "device_hours must be positive"),
+    (lambda: costs.residual(1, 0), "published must be positive"),
+    (lambda: costs.interval(3, 2), "interval low"),
+    (lambda: costs.interval_product(), "at least one interval"),
+    (lambda: costs.interval_product((1, float("nan"))), "finite"),
+    (lambda: costs.depreciation_per_year(-0.1), "ooms_per_year"),
+    (lambda: costs.amortized_cost(1, 1, 0.1, 1, 1.0, 1, 0.5, 1, 0.1), "interconnect_fraction must be below 1"),
+    (lambda: costs.amortized_cost(1, 1, 0.1, 1, 0.2, 1, 1.5, 1, 0.1), "average_load is a fraction"),
+    (lambda: costs.energy_mwh("many", 400, 1.1), "device_hours must be a number"),
+    (lambda: costs.emissions_t(1, -0.3), "t_per_mwh"),
+    (lambda: costs.hours_on(1, 1, 0), "new_peak"),
+])
+def test_bad_input_is_a_clear_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cpi_factor_from_the_shipped_data():
+    assert costs.cpi_last_year() == 2025  # cpi==2.1.0's data; a new pin must say its year on the page
+    assert costs.cpi_factor(2022, 2022) == 1.0
+    assert costs.cpi_factor(2022, 2025) == pytest.approx(1.1001, abs=1e-4)
+
+
+@pytest.mark.parametrize("years, message", [((2022, 2099), "outside the CPI data"), ((1900, 2022), "outside"),
+                                            ((2022.5, 2025), "whole year"), ((True, 2025), "whole year")])
+def test_cpi_factor_refuses_years_it_has_no_data_for(years, message):
+    with pytest.raises(ValueError, match=message):
+        costs.cpi_factor(*years)
+
+
+def test_compare():
+    assert [costs.compare(1, 2), costs.compare(2, 2), costs.compare(3, 2)] == ["below", "equal", "above"]
+    with pytest.raises(ValueError):
+        costs.compare(-1, 2)
+
+
+def test_the_chapter_inputs_do_not_redefine_the_articles():
+    assert not set(load_inputs(costs.COSTS_DIR)) & set(load_inputs())
+
+
+def test_chart_refuses_nothing_to_draw_and_draws_both_languages():
+    with pytest.raises(ValueError):
+        charts.cost_methods([], [], "en")
+    for lang in ("es", "en"):
+        spec = charts.cost_methods(*costs.chart_rows(I, lang), lang).to_dict()
+        assert spec["usermeta"] == {"lang": lang}
+
+
+# ---------------------------------------------------------------- LLaMA's Table 15, pinned
+
+# Table 15 of Touvron et al. (2023): (GPU-hours, MWh, tCO2eq) as printed.
+TABLE_15 = {"opt": (809472, 356, 137), "bloom": (1082880, 475, 183), "llama": (1022362, 449, 173)}
+
+
+@pytest.mark.parametrize("run", sorted(TABLE_15))
+def test_table_15_energy_and_emissions(run):
+    hours, mwh, t = TABLE_15[run]
+    row = costs.energy_rows(I)[run]
+    assert row["hours"] == hours
+    assert (row["printed_mwh"], row["printed_t"]) == (mwh, t)
+    # The formula reproduces the printed figures to the table's rounding (BLOOM's energy to 0.5%).
+    assert row["mwh"] == pytest.approx(mwh, rel=0.005)
+    assert row["t"] == pytest.approx(t, abs=0.5)
+
+
+def test_a_wrong_pue_fails_table_15():
+    row = costs.energy_rows(I.replace("llama_table_pue", value=1.2))["opt"]
+    assert row["mwh"] != pytest.approx(356, rel=0.005)
+
+
+# ---------------------------------------------------------------- published figures
+
+# key: (method, reproduced value or (low, high), residual of each end), within TOLERANCE unless said.
+EXPECTED = {
+    "a1_opt": ("today", 5.70e6, (-0.0001,)),
+    "a2_llama": ("on_demand", 4.19e6, (0.048,)),
+    "heim": ("one_year_on_demand", (9.08e6, 23.74e6), (0.009, 0.032)),
+    "heim_earlier": ("one_year", (9.08e6, 17.06e6), (0.009, 0.004)),
+    "aiindex": ("three_year", 12.19e6, (-0.017,)),
+    "mosaic": ("three_year", 0.369e6, (-0.179,)),
+    "epoch_opt_cloud": ("three_year", 1.463e6, (-0.018,)),
+    "epoch_llama_cloud": ("three_year", 1.485e6, (-0.015,)),
+    "epoch_palm_cloud": ("three_year", 12.19e6, (-0.126,)),
+    "epoch_palm_amortized": ("amortized", 3.36e6, (0.173,)),
+}
+NOT_REPRODUCED = {"epoch_gpt3_cloud", "epoch_opt_amortized", "epoch_llama_amortized", "epoch_gpt3_amortized"}
+PUBLISHED = {p.key: p for p in costs.published_figures(I)}
+
+
+def test_at_least_ten_published_figures_each_reproduced_or_marked():
+    assert len(PUBLISHED) >= 10
+    assert set(PUBLISHED) == set(EXPECTED) | NOT_REPRODUCED
+    for key in NOT_REPRODUCED:
+        assert PUBLISHED[key].reproduced is None and PUBLISHED[key].reason
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED))
+def test_each_published_figure_from_its_named_method_and_inputs(key):
+    method, value, residuals = EXPECTED[key]
+    p = PUBLISHED[key]
+    assert p.method == method
+    low, high = value if isinstance(value, tuple) else (value, value)
+    assert (p.reproduced.low, p.reproduced.high) == (pytest.approx(low, rel=0.005), pytest.approx(high, rel=0.005))
+    assert p.residuals == pytest.approx(residuals, abs=0.001)
+    assert p.within == all(abs(r) <= costs.TOLERANCE for r in residuals)
+
+
+@pytest.mark.parametrize("key, name", [
+    ("aiindex", "tpu_v4_price_3yr"), ("epoch_opt_cloud", "azure_a100_2022_3yr"),
+    ("epoch_llama_cloud", "aws_p4d_a100_2021_3yr"), ("a2_llama", "azure_a100_2022_on_demand"),
+    ("heim", "tpu_v4_price_on_demand"),
+])
+def test_a_wrong_input_moves_the_reproduction_out_of_tolerance(key, name):
+    wrong = {p.key: p for p in costs.published_figures(I.scaled(name, 1.5))}[key]
+    assert not wrong.within
+
+
+# ---------------------------------------------------------------- every input moves a glued figure
+
+def snapshot(inputs) -> dict:
+    return {name: f.raw() for name, f in costs.chapter_figures(inputs).items()}
+
+
+BEFORE = snapshot(I)
+
+
+def changed_by_five_percent():
+    for name, entry in load_inputs(costs.COSTS_DIR).items():
+        if entry.unit == "date":
+            yield name, I.replace(name, value=entry.value - dt.timedelta(days=7))
+        elif not entry.is_range and entry.value.is_integer():
+            yield name, I.replace(name, value=float(max(round(entry.value * 1.05), entry.value + 1)))
+        else:
+            yield name, I.scaled(name, 1.05)
+
+
+@pytest.mark.parametrize("name, inputs", list(changed_by_five_percent()), ids=lambda x: x if isinstance(x, str) else "")
+def test_every_input_of_the_chapter_moves_a_glued_figure(name, inputs):
+    after = snapshot(inputs)
+    assert any(BEFORE[k] != after.get(k) for k in BEFORE), f"changing {name} moves no figure the chapter glues"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_csv_of_published_figures(lang):
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(costs.published_csv(lang, I))))
+    assert len(rows) == 1 + len(PUBLISHED)
+    by_key = {row[0]: row for row in rows[1:]}
+    assert float(by_key["aiindex"][-3]) == pytest.approx(-0.017, abs=0.001)
+    assert by_key["epoch_gpt3_cloud"][-3] == ""
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_built_chapter_links_its_csv_and_draws_its_chart(built_site, lang):
+    import csv
+
+    html = (built_site / lang / "costs.html").read_text(encoding="utf8")
+    assert 'href="costs.csv"' in html and 'class="vega-chart"' in html
+    with open(built_site / lang / "costs.csv", encoding="utf8") as fh:
+        assert [row["key"] for row in csv.DictReader(fh)] == [p.key for p in costs.published_figures(I)]
