@@ -74,7 +74,7 @@ def fingerprint() -> str:
     return digest.hexdigest()
 
 
-def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
+def build_language(lang: str, out: Path, work: Path, strict: bool, execute: bool = True) -> int:
     """One language's Sphinx build, in its own process (Sphinx keeps the first language's
     translations for the life of a process)."""
     result = build_sphinx(
@@ -87,6 +87,7 @@ def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
             "external_toc_path": TOC.as_posix(),
             "latex_individualpages": False,
             "nb_execution_cache_path": str(work / ".jupyter_cache" / lang),
+            **({} if execute else {"nb_execution_mode": "off"}),
         },
         doctreedir=work / lang / ".doctrees",
         warningiserror=strict,
@@ -107,14 +108,17 @@ def build_language(lang: str, out: Path, work: Path, strict: bool) -> int:
     return 0
 
 
-def build(out: Path, work: Path, strict: bool = False) -> int:
-    """Build every language side by side, then the landing page."""
+def build(out: Path, work: Path, strict: bool = False, execute: bool = True) -> int:
+    """Build every language side by side, then the landing page. With execute=False the pages
+    show the notebooks' committed outputs (the tests' build: nbval has executed every notebook
+    and checked those outputs against the current lib)."""
     stamp = work / ".lib-fingerprint"
     current = fingerprint()
     if not stamp.exists() or stamp.read_text() != current:
         shutil.rmtree(work / ".jupyter_cache", ignore_errors=True)
     langs = languages()
-    command = [sys.executable, "-m", "lib.build", "--out", str(out), "--work", str(work)] + (["--strict"] if strict else [])
+    command = ([sys.executable, "-m", "lib.build", "--out", str(out), "--work", str(work)]
+               + (["--strict"] if strict else []) + ([] if execute else ["--no-execute"]))
     runs = {lang: subprocess.Popen([*command, "--lang", lang]) for lang in langs}
     failed = [lang for lang, run in runs.items() if run.wait() != 0]
     if failed:
@@ -139,12 +143,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "_build" / "html", help="site folder (default _build/html)")
     parser.add_argument("--work", type=Path, help="per-language builds and caches (default: the site folder's parent)")
     parser.add_argument("--strict", action="store_true", help="turn warnings into errors")
+    parser.add_argument("--no-execute", action="store_true", help="show the notebooks' committed outputs")
     parser.add_argument("--lang", help=argparse.SUPPRESS)  # one language only (used by build itself)
     args = parser.parse_args(argv)
     out = args.out.resolve()
     work = (args.work or out.parent).resolve()
     if args.lang:
-        return build_language(args.lang, out, work, args.strict)
+        return build_language(args.lang, out, work, args.strict, not args.no_execute)
     status = build(out, work, strict=args.strict)
     if status == 0:
         print(f"Site built. Open: {out / 'index.html'}")

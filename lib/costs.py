@@ -3,7 +3,7 @@ every published figure reproduced from named inputs (or said not to be, with the
 
 Small pure functions (ValueError on bad input) and, at the end, the figures the chapter
 book/<lang>/costs.ipynb glues. Inputs: the articles' (lib/data/inputs/*.toml) reused by name,
-plus the chapter's own (lib/data/inputs/costs/costs.toml).
+plus the chapter's own (lib/data/inputs/costs.toml).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .compute import _fraction, _number
 from .figure import Figure
 from .inputs import DATA_DIR, Inputs, load_inputs
 
-COSTS_DIR = DATA_DIR / "costs"
+COSTS_FILE = DATA_DIR / "costs.toml"
 HOURS_PER_YEAR = 8760
 # A published figure counts as reproduced when the named method and inputs give it within this
 # share of its own value (one policy for every figure; the residual is shown either way).
@@ -26,12 +26,8 @@ METHODS = ("on_demand", "one_year", "three_year", "amortized", "today")
 
 
 def load() -> Inputs:
-    """The articles' inputs and the chapter's, by name; a name in both is an error."""
-    articles, chapter = load_inputs(), load_inputs(COSTS_DIR)
-    twice = sorted(set(articles) & set(chapter))
-    if twice:
-        raise ValueError(f"costs.toml defines again: {', '.join(twice)}")
-    return Inputs({**{n: articles[n] for n in articles}, **{n: chapter[n] for n in chapter}})
+    """Every sourced input of the book: the articles' and the chapter's (costs.toml), by name."""
+    return load_inputs()
 
 
 # ---------------------------------------------------------------- arithmetic

@@ -11,7 +11,8 @@ from . import fmt
 from .words import place, words
 
 CURRENCIES = {"USD", "EUR"}
-PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month")}
+PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"),
+          "USD/kWh": ("USD", "kWh"), "USD/chip": ("USD", "chip")}
 
 
 @dataclasses.dataclass(frozen=True)

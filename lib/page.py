@@ -95,7 +95,9 @@ def input_figure(entry: Input) -> Figure:
     low, high = (entry.low, entry.high) if entry.is_range else (entry.value, entry.value)
     unit = "" if entry.unit in ("ratio", "dimension", "rank") else entry.unit
     large = high >= 1e6 and unit not in ("GPU-hour", "chip-hour")
-    decimals = 0 if float(high).is_integer() and not large else 2
+    # As many decimals as the source gives (0.385 stays 0,385), up to four; two in compact form.
+    written = max((f"{x:.6g}".partition(".")[2] for x in (low, high)), key=len)
+    decimals = 2 if large else min(4, 0 if "e" in written else len(written))
     return Figure.between(low, high, unit, compact=large, decimals=decimals)
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 import nbformat
 import pytest
 
-from lib import budget_page, page
+from lib import budget_page, costs, page
 from lib.claims import (APPROXIMATE_FACTOR, POLICY, Recomputed, agrees, check_all, judge, load_claims)
 from lib.figure import Figure
 from lib.inputs import load_inputs
@@ -232,6 +232,9 @@ def snapshot(inputs) -> dict:
         values[f"B.{name}"] = figure.raw()
     for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table, budget_page.ladder_table):
         values[f"B.{table.__name__}"] = table(inputs, "en")
+    for name, figure in costs.chapter_figures(inputs).items():
+        values[f"costs.{name}"] = figure.raw()
+    values["costs.table"] = costs.published_table(inputs, "en")
     return values
 
 
