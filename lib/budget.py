@@ -64,14 +64,8 @@ def precision_bytes(precision: str) -> float:
         raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISION_BITS)}") from None
 
 
-def lora_params(d_model: float, layers: float, matrices_per_layer: float, rank: float) -> float:
-    """Adapter parameters: 2·d·r for each adapted d x d matrix (Hu et al. 2021, Section 4.1)."""
-    d = _size("d_model", d_model, whole=True)
-    r = _size("rank", rank, whole=True)
-    if r > d:
-        raise ValueError(f"rank ({r:g}) cannot be above the matrix dimension d_model ({d:g})")
-    return compute.lora_trainable_params(d, _size("layers", layers, whole=True),
-                                         _size("matrices_per_layer", matrices_per_layer, whole=True), r)
+# LoRA's adapters: 2·d·r for each adapted d x d matrix (Hu et al. 2021), one formula for the book.
+lora_params = compute.lora_trainable_params
 
 
 def activations_gb(seq_len: float, batch: float, d_model: float, heads: float, layers: float,

@@ -123,13 +123,13 @@ class Figure:
         if self.unit in CURRENCIES:
             if self.high >= 1e6:
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
-            # Cents only for amounts under a thousand: "223,44 US$", but "34.335 €".
+            # Cents only for amounts under a thousand: "223,44 dólares", but "34.335 euros".
             decimals = self.decimals if self.high < 1e3 else 0
-            return self._range(lambda v: fmt.money(v, self.unit, lang, decimals))
+            return fmt.money_range(self.low, self.high, self.unit, lang, decimals)
         if self.unit in PRICES:
             currency, per = PRICES[self.unit]
             decimals = 2 if per != "month" else 0
-            return self._range(lambda v: fmt.money(v, currency, lang, decimals)) + " " + fmt.per_unit(per, lang)
+            return fmt.money_range(self.low, self.high, currency, lang, decimals) + " " + fmt.per_unit(per, lang)
         if self.unit == "fraction":
             return self._range(lambda v: fmt.percent(v, lang, self.decimals))
         if self.unit == "calendar-year":

@@ -104,6 +104,17 @@ def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
     return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
 
 
+def money_range(low: float, high: float, currency: str, lang: str, decimals: int = 2) -> str:
+    """An amount or a range of amounts in one unit: 4,10–5,12 dólares / $4.10–5.12."""
+    if low == high:
+        return money(low, currency, lang, decimals)
+    if low > high:
+        raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    one = money(high, currency, lang, decimals)
+    figure = number(high, lang, decimals)
+    return one.replace(figure, f"{number(low, lang, decimals)}{DASH}{figure}", 1)
+
+
 def _scale(x: float, lang: str) -> float:
     """The power of 1,000 (thousand, million, ...) that the long compact form uses for x
     (Spanish counts thousands of millions in millions)."""

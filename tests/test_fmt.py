@@ -36,6 +36,13 @@ def test_money_keeps_currency_and_cents():
     assert fmt.money(34335, "EUR", "en", 0) == "€34,335"
 
 
+def test_a_range_of_money_keeps_one_unit():
+    assert fmt.money_range(4.1, 5.12, "USD", "es") == "4,10–5,12 dólares"
+    assert fmt.money_range(4.1, 5.12, "USD", "en") == "$4.10–5.12"
+    assert fmt.money_range(215, 220, "USD", "en", 0) == "$215–220"
+    assert Figure.between(4.1, 5.12, "USD/GPU-hour").format("es") == "4,10–5,12 dólares por GPU-hora"
+
+
 def test_spanish_counts_thousands_of_millions_in_millions():
     assert fmt.compact(175e9, "es", 0) == "175.000 millones"
     assert fmt.compact(175.2558e9, "es", 1) == "175.300 millones"
