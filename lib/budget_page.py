@@ -19,6 +19,11 @@ def _gb(x: float) -> Figure:
     return F(x, "GB", decimals=1)
 
 
+def _memory(gb: float) -> Figure:
+    """Memory with one decimal in the unit that keeps it readable: 13,4 GB, but 4,0 MB."""
+    return _gb(gb) if gb >= 1 or gb == 0 else F(gb * 1e3, "MB", decimals=1)
+
+
 def _pct(x: float) -> Figure:
     return F(x, "fraction", decimals=1)
 
@@ -107,7 +112,7 @@ def memory_table(i: Inputs, lang: str) -> str:
     head = [w["head"]["part"]] + [w["jobs"][job] for job in b.JOBS]
     rows = [f"| {' | '.join(head)} |", "|---|" + "---:|" * len(b.JOBS)]
     for part in ("weights", "gradients", "optimizer", "activations", "adapters", "total"):
-        cells = [F(scales[job]["memory"].parts()[part], "GB", decimals=3).format(lang) for job in b.JOBS]
+        cells = [_memory(scales[job]["memory"].parts()[part]).format(lang) for job in b.JOBS]
         rows.append("| " + " | ".join([w["parts"][part], *cells]) + " |")
     return "\n".join(rows)
 
