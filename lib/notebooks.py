@@ -22,10 +22,11 @@ def execute(path: Path) -> None:
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     # Widgets carry random model ids: keep their state and their outputs (never shown on the
-    # site: such cells are tagged remove-output) out of the committed file.
+    # site: such cells are tagged remove-output or remove-cell, and nbval-ignore-output) out of
+    # the committed file.
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
-        if "remove-output" in cell.get("metadata", {}).get("tags", []):
+        if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
             cell.outputs = []
     nbformat.write(nb, path)
 
