@@ -286,6 +286,23 @@ def published_figures(i) -> list[Published]:
     ]
 
 
+def own_emissions(i) -> dict[str, float]:
+    """What the teams themselves report, beside the LLaMA table's formula: OPT's own estimate (and
+    the grid intensity it implies at the table's energy), and BLOOM's measured energy at its own
+    grid's intensity (Luccioni et al.), which reproduces their dynamic-consumption figure."""
+    rows = energy_rows(i)
+    bloom_mwh = _number("bloom_kwh", i.bloom_luccioni_kwh) / 1000
+    return {
+        "opt_own_t": i.opt_paper_tco2,
+        "opt_implied_intensity": i.opt_paper_tco2 / rows["opt"]["mwh"],
+        "bloom_own_mwh": bloom_mwh,
+        "bloom_own_intensity": i.bloom_luccioni_intensity,
+        "bloom_at_own_grid_t": emissions_t(bloom_mwh, i.bloom_luccioni_intensity),
+        "bloom_own_dynamic_t": i.bloom_luccioni_dynamic_t,
+        "bloom_own_total_t": i.bloom_luccioni_total_t,
+    }
+
+
 def energy_rows(i) -> dict[str, dict[str, float]]:
     """Energy and emissions by Table 15's formula, beside what the table prints."""
     hours = {"opt": i.opt_llama_table_gpu_hours, "bloom": i.bloom_table_gpu_hours, "llama": i.llama_65b_gpu_hours}
@@ -351,6 +368,11 @@ def chapter_figures(i) -> dict[str, Figure]:
         for name in ("mwh", "t"):
             f[f"energy.{run}.{name}"] = Figure.of(row[name], "", decimals=1)
             f[f"energy.{run}.printed_{name}"] = Figure.of(row[f"printed_{name}"], "")
+    own = own_emissions(i)
+    for name in ("opt_own_t", "bloom_own_mwh", "bloom_at_own_grid_t", "bloom_own_dynamic_t", "bloom_own_total_t"):
+        f[f"energy.{name}"] = Figure.of(own[name], "", decimals=1)
+    for name in ("opt_implied_intensity", "bloom_own_intensity"):
+        f[f"energy.{name}"] = Figure.of(own[name], "", decimals=3)
     f["energy.power"] = Figure.of(i.llama_table_gpu_power, "")
     f["energy.pue"] = Figure.of(i.llama_table_pue, "", decimals=1)
     f["energy.intensity"] = Figure.of(i.llama_table_intensity, "", decimals=3)

@@ -27,7 +27,7 @@ UNITS = {
     "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
     "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
     # energy, emissions and hardware prices (the costs chapter)
-    "W", "MWh", "tCO2eq", "tCO2eq/MWh", "USD/kWh", "USD/chip",
+    "W", "kWh", "MWh", "tCO2eq", "tCO2eq/MWh", "USD/kWh", "USD/chip",
 }
 # Prices and rates change: these must say when they were seen (a date; a year if no day is known).
 DATED_UNITS = {"USD/GPU-hour", "USD/chip-hour", "USD/month"}

@@ -207,3 +207,13 @@ def test_the_built_chapter_links_its_csv_and_draws_its_chart(built_site, lang):
     assert 'href="costs.csv"' in html and 'class="vega-chart"' in html
     with open(built_site / lang / "costs.csv", encoding="utf8") as fh:
         assert [row["key"] for row in csv.DictReader(fh)] == [p.key for p in costs.published_figures(I)]
+
+
+def test_each_team_s_own_emissions_beside_the_table():
+    """Luccioni et al. (2022): BLOOM's measured energy at its grid's intensity reproduces their
+    figure for dynamic consumption (within 1%); OPT's own 75 t implies a cleaner grid than the
+    LLaMA table's US average."""
+    own = costs.own_emissions(I)
+    assert own["bloom_at_own_grid_t"] == pytest.approx(own["bloom_own_dynamic_t"], rel=0.01)
+    assert own["opt_implied_intensity"] < I.llama_table_intensity
+    assert own["bloom_own_dynamic_t"] < own["bloom_own_total_t"]
