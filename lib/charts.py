@@ -368,3 +368,42 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,
     ))
+
+
+def power_of_ten_expr(value: str) -> str:
+    """A Vega expression writing an exact power of ten (a log axis tick) as lib.fmt.scientific does: 10²³."""
+    exponent = f"('' + round(log({value}) / LN10))"
+    for digit, sup in zip("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
+        exponent = f"replace({exponent}, regexp('{digit}', 'g'), '{sup}')"
+    return f"'10' + {exponent}"
+
+
+def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
+    """The training FLOPs the rule C = 6·N·D predicts against those the authors report, on log
+    axes, with the line where the two are equal (rows: run, predicted, reported, label)."""
+    if not rows:
+        raise ValueError("predicted_vs_reported needs at least one run")
+    text = words(lang)["costs"]["predicted_chart"]
+    data = pd.DataFrame(rows)
+    data["said"] = [f"{r.run}: {r.label}" for r in data.itertuples()]
+    low = 10.0 ** math.floor(math.log10(min(data["predicted"].min(), data["reported"].min())))
+    high = 10.0 ** math.ceil(math.log10(max(data["predicted"].max(), data["reported"].max())))
+    scale = alt.Scale(type="log", domain=[low, high], nice=False)
+    sci = power_of_ten_expr("datum.value")
+    powers = [low * 10.0**n for n in range(round(math.log10(high / low)) + 1)]
+    equal = alt.Chart(pd.DataFrame({"x": [low, high]})).mark_line(color="#6b6b6b", strokeDash=[4, 3]).encode(
+        x=alt.X("x:Q", scale=scale, title=text["predicted"], axis=alt.Axis(labelExpr=sci, values=powers)),
+        y=alt.Y("x:Q", scale=scale, title=text["reported"], axis=alt.Axis(labelExpr=sci, values=powers)),
+    )
+    points = alt.Chart(data).mark_point(filled=True, size=90, color="#2a5d9f").encode(
+        x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), description="said:N",
+        tooltip=[alt.Tooltip("said:N", title=text["run"])],
+    )
+    names = alt.Chart(data).mark_text(align="left", dx=8, fontSize=12).encode(
+        x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), text="run:N", description="said:N",
+    )
+    return readable(alt.layer(equal, points, names).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=320, height=260, usermeta={"lang": lang},
+        description=text["title"] + ". " + "; ".join(data["said"]),
+    ))

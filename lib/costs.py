@@ -150,6 +150,8 @@ def flops_rows(i) -> dict[str, dict]:
         "llama": (i.llama_65b_params, i.llama_tokens, None, i.llama_65b_gpu_hours, i.a100_bf16_peak),
         "palm": (i.palm_params, i.palm_tokens, i.palm_flops, palm_reported_hours(i), i.tpu_v4_peak),
         "gpt3": (i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, None, None),
+        # MosaicML published neither FLOPs nor hours; its size and tokens are known from summaries.
+        "mosaic": (i.mosaic_params, i.mosaic_tokens, None, None, None),
     }
     rows = {}
     for run, (n, d, reported, hours, peak) in runs.items():
@@ -301,6 +303,16 @@ def own_emissions(i) -> dict[str, float]:
         "bloom_own_dynamic_t": i.bloom_luccioni_dynamic_t,
         "bloom_own_total_t": i.bloom_luccioni_total_t,
     }
+
+
+def predicted_rows(i, lang: str) -> list[dict]:
+    """The runs whose authors report training FLOPs: 6·N·D beside the report, for the chart."""
+    from .words import words
+
+    names = words(lang)["costs"]["runs"]
+    return [{"run": names[run], "predicted": row["six_nd"], "reported": row["reported"],
+             "label": f"{Figure.of(row['six_nd'], 'FLOP').format(lang)} → {Figure.of(row['reported'], 'FLOP').format(lang)}"}
+            for run, row in flops_rows(i).items() if row["reported"] is not None]
 
 
 def energy_rows(i) -> dict[str, dict[str, float]]:

@@ -48,3 +48,12 @@ def test_no_si_prefix_or_raw_number_on_the_axes(lang):
     rows = opt_cost_scenarios(load_inputs(), load_claims())
     texts = svg_text(charts.cost_scenarios(rows, lang, what_if="eff_a100"), lang)
     assert not [t for t in texts if re.fullmatch(r"[\d.,]+[kMG]", t)], texts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_predicted_compute_chart_writes_powers_of_ten_as_lib_does(lang):
+    from lib import costs
+
+    texts = svg_text(charts.predicted_vs_reported(costs.predicted_rows(costs.load(), lang), lang), lang)
+    assert "10²³" in texts and "10²⁴" in texts, texts
+    assert fmt.scientific(1e24, lang).endswith("10²⁴")
