@@ -37,7 +37,6 @@ HEDGES = ("unos", "unas", "ronda", "aproximadamente", "en torno a", "alrededor d
 APPROXIMATE_FACTOR = 2
 # Bounds ("more than", "at least", "less than") are directions: checked without tolerance.
 DIMENSIONS = tuple(WORDS["en"]["dimension"])
-VERDICTS = tuple(WORDS["en"]["verdict"])
 SECTIONS = tuple(WORDS["en"]["section"])
 
 

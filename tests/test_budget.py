@@ -2,7 +2,6 @@
 reported figure rebuilt within a stated tolerance, and every input of budget.toml moving a glued figure."""
 
 import datetime as dt
-import re
 import tomllib
 
 import pytest

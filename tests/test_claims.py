@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from lib import budget_page, costs, page
-from lib.claims import (APPROXIMATE_FACTOR, POLICY, Recomputed, agrees, check_all, judge, load_claims)
+from lib.claims import (APPROXIMATE_FACTOR, POLICY, agrees, check_all, judge, load_claims)
 from lib.figure import Figure
 from lib.inputs import load_inputs
 from lib.recompute.article2 import home_figures

@@ -8,7 +8,6 @@ import math
 import pytest
 
 from lib import charts, costs
-from lib.inputs import load_inputs
 
 I = costs.load()
 

@@ -3,7 +3,6 @@ article's own figure is part of the check, from its stated figures (`c`)."""
 
 from __future__ import annotations
 
-import math
 
 from .. import compute as k
 from ..claims import Recomputed, recomputes
