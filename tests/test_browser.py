@@ -249,3 +249,25 @@ def test_the_search_box_finds_pages(tab, base, lang):
     page.wait_for_selector("#search-results li", timeout=10_000)
     assert re.search(rf"/{lang}/search\.html\?q=LoRA", page.url)
     assert page.locator("#search-results li").count() >= 1
+
+
+@pytest.mark.parametrize("lang, chapter", [("es", "article1"), ("en", "article2")])
+def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang, chapter):
+    """Move each slider of the rental calculator on the static page and read the readout: it is
+    what lib.compute and lib.figure give for the same inputs, in the page's language."""
+    from lib import compute
+    from lib.calculator import SIGNALS
+    from lib.figure import Figure
+
+    page = _open(tab, base, f"{lang}/{chapter}.html")
+    sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
+    assert all(s.count() == 1 for s in sliders.values()), "the calculator's sliders are missing"
+    chart = page.locator("div.vega-chart", has=sliders["gpus"])
+    for name, value in (("gpus", "1000"), ("days", "30"), ("price", "2.5")):
+        sliders[name].fill(value)
+        page.wait_for_timeout(150)
+        values = {n: float(s.input_value()) for n, s in sliders.items()}
+        hours = compute.gpu_hours(values["gpus"], compute.days_to_hours(values["days"]))
+        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+        assert Figure.of(hours, "GPU-hour").format(lang) in texts, (name, texts)
+        assert Figure.of(compute.rental_cost(hours, values["price"]), "USD", decimals=2).format(lang) in texts, (name, texts)
