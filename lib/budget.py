@@ -264,7 +264,7 @@ def what_budget_buys(i: Inputs) -> list[dict]:
     """For each job and size: memory, whether it fits one H100, H100-hours and dollars per billion
     tokens, and the tokens the budget trains (where it fits); pretraining also to compute-optimal
     tokens (Chinchilla's tokens per parameter)."""
-    usd, price, peak = budget_usd(i), i.lambda_h100_pcie_1x, h100_peak(i)
+    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
     per_param = i.chinchilla_tokens / i.chinchilla_params
     rows = []
     for job in JOBS:

@@ -33,7 +33,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
     lo, q, llmc, ll = b.lora_rebuilt(i), b.qlora_rebuilt(i), b.llmc_rebuilt(i), b.llama7b_rebuilt(i)
     scales = b.three_scales(i)
     usd = b.budget_usd(i)
-    hours = usd / i.lambda_h100_pcie_1x
+    hours = usd / i.lambda_h100_sxm_1x
     rows = b.what_budget_buys(i)
     return {
         # the one model, and the example's settings
@@ -91,8 +91,8 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.eur": F(i.budget_eur, "EUR"),
         "budget.usd": F(usd, "USD", decimals=2),
         "budget.rate_date": Figure.on(i.budget_rate_date),
-        "budget.h100_price": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
-        "budget.h100_seen": Figure.on(i["lambda_h100_pcie_1x"].seen),
+        "budget.h100_price": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "budget.h100_seen": Figure.on(i["lambda_h100_sxm_1x"].seen),
         "budget.hours": F(hours, "hour", decimals=1),
         "budget.h100_memory": F(i.h100_sxm_memory, "GB"),
         "budget.chinchilla": F(i.chinchilla_tokens / i.chinchilla_params, "count"),

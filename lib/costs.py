@@ -235,6 +235,13 @@ class Published:
         """Residual of each end (one for a single value; low and high for a range)."""
         if self.reproduced is None:
             return ()
+        if self.published.low == self.published.high and self.reproduced.low < self.reproduced.high:
+            # One figure against an interval: no residual inside it, else the nearest end's.
+            value = self.published.low
+            if self.reproduced.low <= value <= self.reproduced.high:
+                return (0.0,)
+            nearest = self.reproduced.low if value < self.reproduced.low else self.reproduced.high
+            return (residual(nearest, value),)
         ends = ((self.reproduced.low, self.published.low), (self.reproduced.high, self.published.high))
         return tuple(residual(r, p) for r, p in (ends[:1] if self.published.low == self.published.high else ends))
 
@@ -245,6 +252,11 @@ class Published:
 
 def _usd(x: float) -> Figure:
     return Figure.of(x, "USD", decimals=2)
+
+
+def _priced(hours: float, prices: tuple[float, float]) -> Figure:
+    """Hours at an interval of prices, as an interval of dollars."""
+    return Figure.between(k.rental_cost(hours, prices[0]), k.rental_cost(hours, prices[1]), "USD", decimals=2)
 
 
 def published_figures(i) -> list[Published]:
@@ -259,10 +271,13 @@ def published_figures(i) -> list[Published]:
     reported = palm_reported_hours(i)
     mosaic_hours = k.flops_to_device_hours(k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token),
                                            i.a100_bf16_peak, llama_utilisation(i))
+    # Every A100 3-year price the book holds, one interval for every row that uses one.
+    prices = (i.azure_a100_2022_3yr, i.aws_a100_2022_3yr, i.aws_p4d_a100_2021_3yr)
+    a100_three_year = interval(min(prices), max(prices))
     heim = Figure.between(*i.heim_palm_cost, "USD")
     heim_earlier = Figure.between(*i.heim_palm_cost_earlier, "USD")
     return [
-        Published("a1_opt", "opt", claims["A1-opt-cost"].stated, "today", _usd(k.rental_cost(*article))),
+        Published("a1_opt", "opt", claims["A1-opt-cost"].stated, "article", _usd(k.rental_cost(*article))),
         Published("a2_llama", "llama", claims["A2-llama-cost"].stated, "on_demand",
                   _usd(k.rental_cost(i.llama_65b_gpu_hours, i.azure_a100_2022_on_demand))),
         Published("heim", "palm", heim, "one_year_on_demand", Figure.between(
@@ -274,9 +289,9 @@ def published_figures(i) -> list[Published]:
         Published("mosaic", "mosaic", Figure.of(i.mosaic_cost, "USD"), "three_year",
                   _usd(k.rental_cost(mosaic_hours, i.azure_a100_2022_3yr))),
         Published("epoch_opt_cloud", "opt", Figure.of(i.epoch_opt_cloud, "USD"), "three_year",
-                  _usd(k.rental_cost(i.epoch_opt_chip_hours, i.azure_a100_2022_3yr))),
+                  _priced(i.epoch_opt_chip_hours, a100_three_year)),
         Published("epoch_llama_cloud", "llama", Figure.of(i.epoch_llama_cloud, "USD"), "three_year",
-                  _usd(k.rental_cost(i.epoch_llama_chip_hours, i.aws_p4d_a100_2021_3yr))),
+                  _priced(i.epoch_llama_chip_hours, a100_three_year)),
         Published("epoch_palm_cloud", "palm", Figure.of(i.epoch_palm_cloud, "USD"), "three_year",
                   _usd(k.rental_cost(reported, i.tpu_v4_price_3yr))),
         Published("epoch_gpt3_cloud", "gpt3", Figure.of(i.epoch_gpt3_cloud, "USD"), None, None, "no_v100_price"),
@@ -404,7 +419,7 @@ def chapter_figures(i) -> dict[str, Figure]:
     year, last = i["azure_a100_2022_3yr"].seen, cpi_last_year()
     factor = cpi_factor(year, last)
     f["cpi.year"] = Figure.of(last, "calendar-year")
-    f["cpi.factor"] = Figure.of(factor, "", decimals=3)
+    f["cpi.factor"] = Figure.of(factor, "USD", decimals=2)
     for run, methods in cost_intervals(i).items():
         for method, (low, high) in methods.items():
             if method != "today":
@@ -437,7 +452,7 @@ def published_table(i, lang: str) -> str:
             w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
             w["methods"][p.method] if p.method else "—",
             _money(p.reproduced.low, p.reproduced.high).format(lang) if p.reproduced else "—",
-            " / ".join(fmt.percent(r, lang, 1) for r in p.residuals) or "—",
+            " / ".join(fmt.percent(0.0 if abs(r) < 0.0005 else r, lang, 1) for r in p.residuals) or "—",
             status(p, lang),
         ]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
