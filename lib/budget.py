@@ -27,7 +27,6 @@ speed-up of a stated fraction), which is the factor used here for LoRA and QLoRA
 from __future__ import annotations
 
 import dataclasses
-import math
 
 from . import compute
 from .inputs import DATA_DIR, Inputs
@@ -45,12 +44,8 @@ EXAMPLE_BATCH = 1
 
 
 def _size(name: str, x, *, whole: bool = False, allow_zero: bool = False) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise ValueError(f"{name} must be a finite number, got {x!r}")
-    if x < 0:
-        raise ValueError(f"{name} cannot be negative, got {x:g}")
-    if x == 0 and not allow_zero:
-        raise ValueError(f"{name} must be positive, got 0")
+    """lib.compute's check of a number (a BadInput the calculators can word), and whole when asked."""
+    x = compute._number(name, x, allow_zero=allow_zero)
     if whole and x != int(x):
         raise ValueError(f"{name} must be a whole number, got {x:g}")
     return float(x)
@@ -159,9 +154,7 @@ def tokens_bought(budget: float, price_per_gpu_hour: float, params: float, job: 
     return hours * compute.SECONDS_PER_HOUR * peak * compute._fraction("utilisation", utilisation) / per_token
 
 
-def residual(computed: float, reported: float) -> float:
-    """(computed - reported) / reported: how far a formula lands from a reported figure."""
-    return (_size("computed", computed, allow_zero=True) - _size("reported", reported)) / reported
+residual = compute.residual
 
 
 # ---------------------------------------------------------------- the chapter's figures

@@ -43,6 +43,12 @@ def _fraction(name: str, x) -> float:
     return x
 
 
+def residual(computed: float, reported: float) -> float:
+    """(computed - reported) / reported: how far a formula or a reproduction lands from a reported figure."""
+    reported = _number("reported", reported)
+    return (_number("computed", computed, allow_zero=True) - reported) / reported
+
+
 def gpu_hours(gpus: float, hours: float) -> float:
     """GPU-hours of `gpus` devices running for `hours` of wall clock."""
     return _number("gpus", gpus) * _number("hours", hours)

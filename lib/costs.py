@@ -38,9 +38,7 @@ def implied_utilisation(flops: float, device_hours: float, peak_flops_per_second
                                       * _number("peak_flops_per_second", peak_flops_per_second))
 
 
-def residual(reproduced: float, published: float) -> float:
-    """(reproduced − published) / published: how far a reproduction lands from the figure."""
-    return (_number("reproduced", reproduced) - _number("published", published)) / _number("published", published)
+residual = k.residual
 
 
 def interval(low: float, high: float) -> tuple[float, float]:

@@ -33,7 +33,7 @@ def test_lora_params_and_bad_ranks():
 def test_activations_follow_korthikanti():
     s, bt, h, a, L = 1024, 1, 4096, 32, 32
     assert b.activations_gb(s, bt, h, a, L, 34, 5) == pytest.approx(s * bt * h * (34 + 5 * a * s / h) * L / 1e9)
-    with pytest.raises(ValueError, match="seq_len cannot be negative"):
+    with pytest.raises(ValueError, match="seq_len must be positive"):
         b.activations_gb(-1, 1, h, a, L, 34, 5)
     with pytest.raises(ValueError, match="heads"):
         b.activations_gb(s, 1, 8, 16, L, 34, 5)
@@ -47,7 +47,7 @@ def test_training_memory_by_job():
     q = b.training_memory(1e9, "qlora", adapter_params=1e6, quant_constant_bits=0.127)
     assert q.weights == pytest.approx(1e9 * 4.127 / 8 / 1e9)
     assert b.training_memory(1e9, "full", weight_precision="fp32").weights == 4
-    for kwargs, message in [(dict(params=-1, job="full"), "cannot be negative"),
+    for kwargs, message in [(dict(params=-1, job="full"), "params must be positive"),
                             (dict(params=1e9, job="train"), "unknown job 'train'"),
                             (dict(params=1e9, job="lora"), "give adapter_params"),
                             (dict(params=1e9, job="lora", adapter_params=2e9), "cannot be more than params"),

@@ -48,7 +48,7 @@ def test_energy_and_emissions():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: costs.implied_utilisation(1, 0, 1), "device_hours must be positive"),
-    (lambda: costs.residual(1, 0), "published must be positive"),
+    (lambda: costs.residual(1, 0), "reported must be positive"),
     (lambda: costs.interval(3, 2), "interval low"),
     (lambda: costs.interval_product(), "at least one interval"),
     (lambda: costs.interval_product((1, float("nan"))), "finite"),
