@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     work = (args.work or out.parent).resolve()
     if args.lang:
         return build_language(args.lang, out, work, args.strict, not args.no_execute)
-    status = build(out, work, strict=args.strict)
+    status = build(out, work, strict=args.strict, execute=not args.no_execute)
     if status == 0:
         print(f"Site built. Open: {out / 'index.html'}")
     return status

@@ -11,7 +11,8 @@ import pandas as pd
 from . import charts, compute
 from .figure import Figure
 from .inputs import Inputs, load_inputs
-from .recompute.article1 import opt_wall_clock_days
+from .recompute.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
+from .recompute.article2 import mosaic_a100_hours, palm_chip_hours
 from .words import error, words
 
 def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs) -> str:
@@ -29,13 +30,19 @@ def describe(gpus: float, days: float, price: float, budget_eur: float, lang: st
     )
 
 
-def rental_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
+def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt") -> widgets.VBox:
+    """The live calculator: a run to start from (the presets of the static one), its GPUs, days and
+    price in boxes, and the article's budget; a sentence with the result, or what is wrong."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
+    presets = rental_presets(i)
+    gpus, days, price = presets[start]
+    run = widgets.Dropdown(options=[(text["presets"][key], key) for key in presets], value=start,
+                           description=text["preset"])
     fields = {
-        "gpus": widgets.FloatText(value=i.opt_gpus, description=text["gpus"]),
-        "days": widgets.FloatText(value=float(opt_wall_clock_days(i)), description=text["days"]),
-        "price": widgets.FloatText(value=i.lambda_a100_sxm_8x, description=text["price"]),
+        "gpus": widgets.FloatText(value=gpus, description=text["gpus"]),
+        "days": widgets.FloatText(value=days, description=text["days"]),
+        "price": widgets.FloatText(value=price, description=text["price"]),
         "budget": widgets.FloatText(value=i.budget_eur, description=text["budget"]),
     }
     result = widgets.HTML()
@@ -47,16 +54,49 @@ def rental_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
         except ValueError as exc:
             result.value = text["error"].format(message=error(exc, lang))
 
+    def choose(change):
+        for name, value in zip(("gpus", "days", "price"), presets[change["new"]]):
+            fields[name].value = value
+
+    run.observe(choose, names="value")
     for field in fields.values():
         field.observe(update, names="value")
     update()
-    return widgets.VBox([*fields.values(), result])
+    return widgets.VBox([run, *fields.values(), result])
 
 
 # The sliders' ranges: wide enough for every run in the book, and a cost below a billion dollars.
-RANGES = {"gpus": (1, 10000, 1), "days": (1, 120, 1), "price": (0.5, 8, 0.01)}
+# Days move by hundredths, so that a preset's fraction of a day (the budget's hours) stays as it is.
+RANGES = {"gpus": (1, 10000, 1), "days": (1, 120, 0.01), "price": (0.5, 8, 0.01)}
 # The sliders' signal names: their own, so that a page's other charts (the OPT price slider) keep theirs.
 SIGNALS = {name: f"calc_{name}" for name in RANGES}
+PRESET_SIGNAL = "calc_run"
+
+
+def rental_presets(i: Inputs) -> dict[str, tuple[float, float, float]]:
+    """The runs the book prices, as (GPUs or chips, days, price per GPU-hour), each at the price its
+    chapter uses: OPT's logbook days at Lambda's A100 price; LLaMA 65B's Table 15 hours at Azure's
+    on-demand price of 2022; PaLM's reported chip-hours, over its main pod, at the on-demand TPU v4
+    price; MosaicML's A100-hours (6ND at LLaMA's utilisation) at Azure's 3-year price; and what the
+    article's budget rents of the cheapest single H100."""
+    llama_days = i.llama_65b_gpu_hours / i.llama_gpus / compute.HOURS_PER_DAY
+    palm_days = palm_chip_hours(i)["reported"] / i.palm_chips_main / compute.HOURS_PER_DAY
+    mosaic_days = mosaic_a100_hours(i) / i.mosaic_gpus / compute.HOURS_PER_DAY
+    _, h100 = cheapest_single_h100(i)
+    budget_days = compute.hours_bought(budget_usd(i), h100) / compute.HOURS_PER_DAY
+    return {
+        "opt": (i.opt_gpus, float(opt_wall_clock_days(i)), i.lambda_a100_sxm_8x),
+        "llama": (i.llama_gpus, llama_days, i.azure_a100_2022_on_demand),
+        "palm": (i.palm_chips_main, palm_days, i.tpu_v4_price_on_demand),
+        "mosaic": (i.mosaic_gpus, mosaic_days, i.azure_a100_2022_3yr),
+        "budget": (1.0, budget_days, h100),
+    }
+
+
+def days_figure(days: float) -> Figure:
+    """Days as the calculator writes them: whole, or with two decimals where a preset needs them."""
+    days = round(days, 2)
+    return Figure.of(days, "day", decimals=0 if days == int(days) else 2)
 
 
 def rental_lines(lang: str, gpus: str, days: str, price: str) -> dict[str, str]:
@@ -64,31 +104,45 @@ def rental_lines(lang: str, gpus: str, days: str, price: str) -> dict[str, str]:
     the GPU-hours (GPUs × days × 24) and the cost (GPU-hours × price)."""
     hours = f"{gpus} * {days} * {compute.HOURS_PER_DAY}"
     return {
-        "inputs": f"{charts.count_expr(gpus, 'GPU', lang)} + ' × ' + {charts.count_expr(days, 'day', lang)}"
+        "inputs": f"{charts.count_expr(gpus, 'GPU', lang)} + ' × ' + {charts.count_expr(days, 'day', lang, decimals=2)}"
                   f" + ' × ' + {charts.price_expr(price, lang)}",
         "hours": charts.count_expr(hours, "GPU-hour", lang),
         "cost": charts.money_expr(f"{hours} * {price}", lang),
     }
 
 
-def rental_chart(lang: str, gpus: float, days: float, price: float) -> alt.Chart:
-    """GPUs × days × price per GPU-hour on the static page: three sliders and a readout of the
-    inputs, the GPU-hours and the cost, written as lib writes them (tests/test_calculator.py
-    renders it on a grid and compares with lib.compute and lib.figure)."""
+def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) -> alt.Chart:
+    """GPUs × days × price per GPU-hour on the static page: a run to start from, three sliders and
+    a readout of the inputs, the GPU-hours and the cost, written as lib writes them
+    (tests/test_calculator.py renders it on a grid and compares with lib.compute and lib.figure).
+
+    Choosing a run moves the sliders to its values: each slider's value is an expression of the
+    chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderer
+    makes Vega re-evaluate it whenever the run changes (usermeta "react", offline_renderer)."""
+    i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
-    for name, value in (("gpus", gpus), ("days", days), ("price", price)):
-        low, high, _ = RANGES[name]
-        if not low <= value <= high:
-            raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
-    params = [alt.param(name=SIGNALS[name], value=float(value),
-                        bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
-              for (name, (low, high, step)), value in zip(RANGES.items(), (gpus, days, price))]
+    presets = rental_presets(i)
+    if start not in presets:
+        raise ValueError(f"unknown run {start!r}: use one of {', '.join(presets)}")
+    for key, values in presets.items():
+        for name, value in zip(RANGES, values):
+            low, high, _ = RANGES[name]
+            if not low <= value <= high:
+                raise ValueError(f"{key}: {name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
+    run = alt.param(name=PRESET_SIGNAL, value=start, bind=alt.binding_select(
+        options=list(presets), labels=[text["presets"][key] for key in presets], name=text["preset"] + " "))
+    params = [run]
+    for n, (name, (low, high, step)) in enumerate(RANGES.items()):
+        chosen = " : ".join(f"{PRESET_SIGNAL} == '{key}' ? {values[n]!r}" for key, values in presets.items())
+        params.append(alt.param(name=SIGNALS[name], value=float(presets[start][n]), expr=f"{chosen} : {presets[start][n]!r}",
+                                bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " ")))
     lines = rental_lines(lang, *SIGNALS.values())
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     expr = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=16, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params).properties(
-        title=text["title"], width=420, height=alt.Step(28), usermeta={"lang": lang}, description=text["title"],
+        title=text["title"], width=420, height=alt.Step(28), description=text["title"],
+        usermeta={"lang": lang, "react": {signal: PRESET_SIGNAL for signal in SIGNALS.values()}},
     )
     return charts.readable(chart)

@@ -3,8 +3,9 @@
 The renderer ("offline") emits a fixed element id (a hash of the spec) and a static
 SVG drawn by vl-convert, then asks the vendored Vega-Embed (book/_static/vega-bundle.js)
 to replace it with the live chart. On the static site the chart is interactive and
-nothing is fetched from another host; where no vegaEmbed exists (JupyterLab on
-Binder) the SVG stays. Same spec, same output: nbval can compare it.
+nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
+that a Jupyter server started (JupyterLab on Binder), where the site's Vega bundle is absent, the
+charts use Altair's own renderer instead, live too (renderer_name).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ import hashlib
 from html import escape as html_escape
 import json
 import math
+import os
 
 import altair as alt
 import pandas as pd
 import vl_convert as vlc
+from altair.vegalite.v6.display import html_renderer
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from . import fmt
@@ -66,10 +69,16 @@ def money_expr(value: str, lang: str) -> str:
             f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
 
 
-def count_expr(value: str, unit: str, lang: str) -> str:
-    """A Vega expression writing a whole count with its unit as Figure.of(v, unit) does: 1.333.248 horas-GPU."""
+def count_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+    """A Vega expression writing a count with its unit as Figure.of(v, unit) does: 1.333.248 horas-GPU.
+    With `decimals`, a value that is not whole at that precision keeps them: 3,74 días (and 56 días)."""
     one, many = fmt.unit_word(unit, lang, 1), fmt.unit_word(unit, lang, 2)
-    return f"format({value}, ',.0f') + (round({value}) == 1 ? ' {one}' : ' {many}')"
+    number, rounded = f"format({value}, ',.0f')", f"round({value})"
+    if decimals:
+        scale = 10 ** decimals
+        number = f"(round({value} * {scale}) % {scale} == 0 ? {number} : format({value}, ',.{decimals}f'))"
+        rounded = f"round({value} * {scale}) / {scale}"
+    return f"{number} + ({rounded} == 1 ? ' {one}' : ' {many}')"
 
 
 def price_expr(value: str, lang: str) -> str:
@@ -86,6 +95,14 @@ def offline_renderer(spec: dict, **_) -> dict:
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
     svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
     options = json.dumps({"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}, sort_keys=True)
+    react = spec.get("usermeta", {}).get("react")
+    if react:
+        # Vega-Lite gives a parameter bound to an input its expression as "init", evaluated once.
+        # `react` maps such a parameter to the signal (a calculator's chosen run) whose every change
+        # evaluates it again; the bound input follows, and stays free to move afterwards.
+        options = (f"Object.assign({options}, {{patch: function (vg) {{ var r = {json.dumps(react, sort_keys=True)};"
+                   " (vg.signals || []).forEach(function (s) { if (r[s.name] && s.init)"
+                   " { s.on = [{events: {signal: r[s.name]}, update: s.init}]; } }); return vg; }})")
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
@@ -94,8 +111,23 @@ def offline_renderer(spec: dict, **_) -> dict:
     return {"text/html": html}
 
 
+def jupyter_renderer(spec: dict, **_) -> dict:
+    """Altair's own HTML renderer, with the page's number style: for JupyterLab and Notebook (on
+    Binder), where the book's Vega bundle is not loaded and Altair loads Vega itself."""
+    lang = spec.get("usermeta", {}).get("lang", "en")
+    return html_renderer(spec, embed_options={"actions": False, "formatLocale": d3_locale(lang)})
+
+
+def renderer_name(environ=os.environ) -> str:
+    """ "jupyter" in a kernel a Jupyter server started (it sets JPY_SESSION_NAME to the notebook's
+    path: JupyterLab, Notebook, Binder); "offline" for the book's builds and tests, whose kernels
+    nbclient starts (make book, make notebooks, nbval)."""
+    return "jupyter" if environ.get("JPY_SESSION_NAME") else "offline"
+
+
 alt.renderers.register("offline", offline_renderer)
-alt.renderers.enable("offline")
+alt.renderers.register("jupyter", jupyter_renderer)
+alt.renderers.enable(renderer_name())
 
 def labels(chart: str, lang: str) -> dict:
     """A chart's words in `lang` (lib/data/words)."""

@@ -1,4 +1,8 @@
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -7,17 +11,41 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en")
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The site built strictly (warnings are errors) from a clean state into a temporary folder."""
-    from lib.build import build
+def pytest_collection_finish(session) -> None:
+    """Start the strict build of the site as soon as the tests are collected, when any of them
+    needs it: it runs beside the other tests (on a second core) instead of before the first test
+    that needs it. nbval executes every notebook and checks its committed outputs against the
+    current lib; the pages are built from those outputs, not from a second execution."""
+    if not any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
+        return
+    out = Path(tempfile.mkdtemp(prefix="book-site-")) / "html"
+    log = open(out.parent / "build.log", "w+", encoding="utf8")
+    command = [sys.executable, "-m", "lib.build", "--out", str(out), "--strict", "--no-execute"]
+    BUILD["run"] = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    BUILD.update(out=out, log=log)
 
-    out = tmp_path_factory.mktemp("site") / "html"
-    # nbval executes every notebook and checks its committed outputs against the current lib:
-    # the pages are built from those outputs, not from a second execution.
-    status = build(out, out.parent, strict=True, execute=False)
-    assert status == 0, "the strict build of the site failed: see the warnings above"
-    return out
+
+def pytest_sessionfinish(session) -> None:
+    run = BUILD.get("run")
+    if run is not None:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+        BUILD["log"].close()
+        shutil.rmtree(BUILD["out"].parent, ignore_errors=True)
+
+
+BUILD: dict = {}
+
+
+@pytest.fixture(scope="session")
+def built_site() -> Path:
+    """The site built strictly (warnings are errors) from a clean state into a temporary folder."""
+    assert BUILD, "the site build was not started (pytest_collection_finish)"
+    status = BUILD["run"].wait()
+    BUILD["log"].seek(0)
+    assert status == 0, "the strict build of the site failed:\n" + BUILD["log"].read()[-20000:]
+    return BUILD["out"]
 
 
 def chapter_notebooks() -> list[Path]:

@@ -253,21 +253,35 @@ def test_the_search_box_finds_pages(tab, base, lang):
 
 @pytest.mark.parametrize("lang, chapter", [("es", "article1"), ("en", "article2")])
 def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang, chapter):
-    """Move each slider of the rental calculator on the static page and read the readout: it is
-    what lib.compute and lib.figure give for the same inputs, in the page's language."""
+    """Move each slider of the rental calculator on the static page and read the readout, then
+    choose each run: the sliders follow the run, and the readout is what lib.compute and
+    lib.figure give for the same inputs, in the page's language."""
     from lib import compute
-    from lib.calculator import SIGNALS
+    from lib.calculator import PRESET_SIGNAL, RANGES, SIGNALS, rental_presets
     from lib.figure import Figure
+    from lib.inputs import load_inputs
 
     page = _open(tab, base, f"{lang}/{chapter}.html")
     sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
     assert all(s.count() == 1 for s in sliders.values()), "the calculator's sliders are missing"
     chart = page.locator("div.vega-chart", has=sliders["gpus"])
+
+    def readout_is(gpus: float, days: float, price: float, what) -> None:
+        hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
+        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+        assert Figure.of(hours, "GPU-hour").format(lang) in texts, (what, texts)
+        assert Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang) in texts, (what, texts)
+
     for name, value in (("gpus", "1000"), ("days", "30"), ("price", "2.5")):
         sliders[name].fill(value)
         page.wait_for_timeout(150)
-        values = {n: float(s.input_value()) for n, s in sliders.items()}
-        hours = compute.gpu_hours(values["gpus"], compute.days_to_hours(values["days"]))
-        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
-        assert Figure.of(hours, "GPU-hour").format(lang) in texts, (name, texts)
-        assert Figure.of(compute.rental_cost(hours, values["price"]), "USD", decimals=2).format(lang) in texts, (name, texts)
+        readout_is(*(float(s.input_value()) for s in sliders.values()), name)
+    run = chart.locator(f'select[name="{PRESET_SIGNAL}"]')
+    # The run the page starts from comes last: choosing the option already chosen changes nothing.
+    start = run.input_value()
+    for key, values in sorted(rental_presets(load_inputs()).items(), key=lambda kv: kv[0] == start):
+        run.select_option(key)
+        page.wait_for_timeout(150)
+        for (name, slider), value in zip(sliders.items(), values):
+            assert float(slider.input_value()) == pytest.approx(value, abs=RANGES[name][2] / 2), (key, name)
+        readout_is(*values, key)

@@ -4,7 +4,7 @@ or a wrong number) for bad input."""
 import pytest
 
 from lib import compute
-from lib.calculator import describe, rental_calculator
+from lib.calculator import describe, rental_calculator, rental_presets
 from lib.figure import Figure
 from lib.inputs import load_inputs
 
@@ -13,8 +13,8 @@ from lib.inputs import load_inputs
 def test_calculator_starts_from_the_sourced_inputs(lang):
     i = load_inputs()
     box = rental_calculator(lang, i)
-    *fields, result = box.children
-    assert [f.value for f in fields][0] == i.opt_gpus
+    run, *fields, result = box.children
+    assert run.value == "opt" and fields[0].value == i.opt_gpus
     cost = compute.rental_cost(compute.gpu_hours(fields[0].value, compute.days_to_hours(fields[1].value)), fields[2].value)
     assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
 
@@ -23,10 +23,22 @@ def test_calculator_starts_from_the_sourced_inputs(lang):
                                                ("en", float("nan"), "Cannot compute. GPUs: must be a finite number.")])
 def test_bad_input_shows_a_message_and_no_number(lang, bad, words):
     box = rental_calculator(lang, load_inputs())
-    gpus, *_, result = box.children
+    _, gpus, *_, result = box.children
     gpus.value = bad
     assert result.value.startswith(words)
     assert "$" not in result.value and "US$" not in result.value
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_choosing_a_run_fills_its_values_and_the_result(lang):
+    i = load_inputs()
+    box = rental_calculator(lang, i, "llama")
+    run, gpus, days, price, _, result = box.children
+    for key, values in rental_presets(i).items():
+        run.value = key
+        assert (gpus.value, days.value, price.value) == values
+        cost = compute.rental_cost(compute.gpu_hours(values[0], compute.days_to_hours(values[1])), values[2])
+        assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
 
 
 def test_unknown_language_is_refused():
@@ -47,20 +59,21 @@ import re
 import vl_convert as vlc
 
 from lib import charts
-from lib.calculator import RANGES, rental_chart, rental_lines
+from lib.calculator import PRESET_SIGNAL, RANGES, days_figure, rental_chart, rental_lines, rental_presets
 
-GRID = list(itertools.product((1, 8, 992, 2048, 10000), (1, 21, 56, 120), (0.5, 1.0, 2.79, 4.1, 8.0)))
+GRID = list(itertools.product((1, 8, 992, 2048, 10000), (1, 2.83, 20.8, 56, 120), (0.5, 1.0, 2.79, 4.1, 8.0)))
 
 
 def texts(chart, lang: str) -> list[str]:
-    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    spec = chart if isinstance(chart, dict) else chart.to_dict()
+    svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
     return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
 
 
 def expected(lang: str, gpus: float, days: float, price: float) -> list[str]:
     hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
     return [
-        f"{Figure.of(gpus, 'GPU').format(lang)} × {Figure.of(days, 'day').format(lang)} × "
+        f"{Figure.of(gpus, 'GPU').format(lang)} × {days_figure(days).format(lang)} × "
         f"{Figure.of(price, 'USD/GPU-hour').format(lang)}",
         Figure.of(hours, "GPU-hour").format(lang),
         Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
@@ -87,13 +100,24 @@ def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_static_calculator_starts_at_its_values_and_reads_them_back(lang):
-    assert texts(rental_chart(lang, 992, 56, 2.79), lang)[:3] == expected(lang, 992, 56, 2.79)
+def test_the_static_calculator_starts_at_its_run_and_each_run_reads_what_lib_computes(lang):
+    """The first picture is the chapter's run; choosing another run gives its values (the spec
+    rendered with that choice), each read back as lib writes it."""
+    i = load_inputs()
+    spec = rental_chart(lang, "llama", i).to_dict()
+    assert texts(spec, lang)[:3] == expected(lang, *rental_presets(i)["llama"])
+    for key, values in rental_presets(i).items():
+        run = next(p for p in spec["params"] if p["name"] == PRESET_SIGNAL)
+        run["value"] = key
+        assert texts(spec, lang)[:3] == expected(lang, *values), key
 
 
-def test_the_static_calculator_refuses_values_outside_its_sliders():
-    with pytest.raises(ValueError, match="gpus = 0 is outside"):
-        rental_chart("es", 0, 56, 2.79)
+def test_the_static_calculator_refuses_an_unknown_run_and_keeps_every_run_in_its_sliders():
+    with pytest.raises(ValueError, match="unknown run 'gpt5'"):
+        rental_chart("es", "gpt5")
+    i = load_inputs()
+    with pytest.raises(ValueError, match="opt: gpus = 20000 is outside"):
+        rental_chart("es", "opt", i.replace("opt_gpus", value=20000.0))
     assert RANGES["gpus"][1] * RANGES["days"][1] * 24 * RANGES["price"][1] < 1e9  # the readout writes millions
 
 

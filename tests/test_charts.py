@@ -57,3 +57,19 @@ def test_the_predicted_compute_chart_writes_powers_of_ten_as_lib_does(lang):
     texts = svg_text(charts.predicted_vs_reported(costs.predicted_rows(costs.load(), lang), lang), lang)
     assert "10²³" in texts and "10²⁴" in texts, texts
     assert fmt.scientific(1e24, lang).endswith("10²⁴")
+
+
+def test_jupyterlab_gets_a_live_chart_and_the_book_its_offline_one():
+    """A kernel a Jupyter server started (Binder) has JPY_SESSION_NAME: there the page's Vega bundle
+    is absent, and Altair's own renderer draws the chart, in the chart's number style. The book's
+    builds and tests (nbclient kernels) keep the offline renderer, which nbval compares."""
+    import json
+
+    import altair as alt
+
+    assert charts.renderer_name({"JPY_SESSION_NAME": "/home/jovyan/book/es/article1.ipynb"}) == "jupyter"
+    assert charts.renderer_name({}) == "offline" == alt.renderers.active
+    spec = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
+    html = charts.jupyter_renderer(spec)["text/html"]
+    assert json.dumps(charts.d3_locale("es")["decimal"]) in html and "formatLocale" in html
+    assert "vegaEmbed" in html

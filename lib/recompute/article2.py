@@ -250,11 +250,17 @@ def llama_utilisation(i) -> float:
     return achieved / i.a100_bf16_peak
 
 
+def mosaic_a100_hours(i) -> float:
+    """A100-hours of MosaicML's GPT-3-quality model: 6ND at LLaMA 65B's measured utilisation."""
+    flops = k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
+    return k.flops_to_device_hours(flops, i.a100_bf16_peak, llama_utilisation(i))
+
+
 @recomputes("A2-mosaic")
 def mosaic(i, c):
     flops = k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
     utilisation = llama_utilisation(i)
-    a100_hours = k.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
+    a100_hours = mosaic_a100_hours(i)
     return Recomputed(
         F(i.mosaic_cost, "USD"),
         figures={
