@@ -168,6 +168,9 @@ def test_reference_notes_are_in_the_page_language(built_site):
     assert "visited on" in en and ", and others." in en
     for text in (es, en):  # titles as written, not sentence-cased ("ia", "chatgpt")
         assert "El reto de entrenar modelos de IA desde casa: ChatGPT, NVIDIA" in text
+    # A source with no year, in the list and in the citations of every page: the language's words.
+    assert "s. f." in es and "n.d." in en
+    assert not [page.name for page in (built_site / "es").glob("*.html") if "n.d." in text_of(page)]
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -165,6 +165,14 @@ def on_builder_inited(app: Sphinx) -> None:
     templates.render = translated
 
 
+def on_bibdata_ready(app: Sphinx) -> None:
+    """A source with no year reads "n.d." in sphinxcontrib-bibtex's author-year citations, a word
+    of its own template: the language's own words take its place ("s. f." in Spanish)."""
+    no_date = _languages(app.config)[app.config.language]["references"]["no_date"]
+    for entry in app.env.get_domain("cite").bibdata.data.entries.values():
+        entry.fields.setdefault("year", no_date)
+
+
 def description(doctree, fallback: str) -> str:
     """The page's first paragraph of prose (not a card, table or note), cut to ~160 characters."""
     skip = (nodes.Admonition, nodes.table, nodes.footnote, nodes.citation, nodes.container)
@@ -221,5 +229,6 @@ def setup(app: Sphinx) -> dict:
     app.add_config_value("book_site_url", "", "html", types=[str])
     app.connect("config-inited", on_config_inited, priority=100)
     app.connect("builder-inited", on_builder_inited)
+    app.connect("builder-inited", on_bibdata_ready, priority=900)  # after sphinxcontrib-bibtex reads the .bib files
     app.connect("html-page-context", on_page_context)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
