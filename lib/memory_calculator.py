@@ -97,10 +97,10 @@ def precision_label(precision: str, lang: str) -> str:
 
 
 def _activations_words(lang: str) -> str:
-    """The activations line with the chapter's sequence length and batch written in, {memory} left open."""
+    """The activations line with the chapter's sequence length written in, {memory} left open (the
+    batch is said in the chapter's prose, {glue:text}`B.batch`)."""
     return words(lang)["calculator_memory"]["activations"].format(
-        tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), batch=Figure.of(b.EXAMPLE_BATCH, "count").format(lang),
-        memory="{memory}")
+        tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory="{memory}")
 
 
 def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
@@ -229,9 +229,11 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
     lines = memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"])
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
+    # Narrow enough for a phone (390 px): 14 px text, the title from the left edge.
     chart = alt.Chart(data).transform_calculate(**fields).transform_calculate(shown=shown).mark_text(
-        align="left", fontSize=15, x=5,
+        align="left", fontSize=14, x=0,
     ).encode(y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N").add_params(*params).properties(
-        title=text["title"], width=360, height=alt.Step(26), usermeta={"lang": lang}, description=text["title"],
+        title=alt.TitleParams(text["title"], anchor="start"), width=320, height=alt.Step(24),
+        usermeta={"lang": lang}, description=text["title"],
     )
     return charts.readable(chart).configure_view(stroke=None)

@@ -62,8 +62,7 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> 
         text["lora"].format(memory=shown(lora.total), fits=fits(lora)),
         text["weights"].format(memory=shown(lora.weights)),
         text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
-        text["activations"].format(tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang),
-                                   batch=Figure.of(b.EXAMPLE_BATCH, "count").format(lang), memory=shown(acts)),
+        text["activations"].format(tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
     ]
 
 
