@@ -271,3 +271,28 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
         texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
         assert Figure.of(hours, "GPU-hour").format(lang) in texts, (name, texts)
         assert Figure.of(compute.rental_cost(hours, values["price"]), "USD", decimals=2).format(lang) in texts, (name, texts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
+    """Move each control of the budget chapter's memory calculator on the static page (the two
+    lists, then the two sliders) and read the readout: every line is what lib.budget and
+    lib.figure give for the same inputs, in the page's language, "fits" and "does not fit" too."""
+    from lib.memory_calculator import LINES, SIGNALS, readout
+
+    page = _open(tab, base, f"{lang}/budget.html")
+    controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
+    assert all(c.count() == 1 for c in controls.values()), "the memory calculator's controls are missing"
+    chart = page.locator("div.vega-chart", has=controls["rank"])
+    # LLaMA 65B in nf4 does not fit an H100 with LoRA at rank 64, and fits a GPU of 120 GB.
+    for name, value in (("model", "llama65b"), ("precision", "nf4"), ("rank", "64"), ("gpu", "120")):
+        if name in ("model", "precision"):
+            controls[name].select_option(value)
+        else:
+            controls[name].fill(value)
+        page.wait_for_timeout(150)
+        values = {n: c.input_value() for n, c in controls.items()}
+        assert values[name] == value
+        want = readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang)
+        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+        assert [want[key] for key in LINES if want[key] not in texts] == [], (name, texts)
