@@ -6,8 +6,8 @@ The arithmetic is lib.budget's (training_memory, lora_params, activations_gb, fi
 chapter's own models (lib.budget.SIZES, with their sourced parameters, width, heads and layers):
 LoRA's adapters depend on the width and the layers, not only on the parameters, so the reader picks
 one of those models rather than a size with a made-up shape. Activations are counted as the
-chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH). Full fine-tuning holds
-bf16 weights, gradients and Adam's states whatever precision LoRA's frozen weights are held in.
+chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH). Full fine-tuning keeps its
+weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's frozen weights are in.
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
 """
 
