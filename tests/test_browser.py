@@ -290,9 +290,15 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
             controls[name].select_option(value)
         else:
             controls[name].fill(value)
-        page.wait_for_timeout(150)
         values = {n: c.input_value() for n, c in controls.items()}
         assert values[name] == value
-        want = readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang)
-        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
-        assert [want[key] for key in LINES if want[key] not in texts] == [], (name, texts)
+        want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang)[key]
+                for key in LINES]
+        # Wait (no longer than needed) for Vega to redraw the readout with every expected line.
+        drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
+                " return want.every(w => t.includes(w)); }"
+        try:
+            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
+        except Exception:
+            texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+            pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")
