@@ -439,3 +439,22 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
         width=320, height=260, usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(data["said"]),
     ))
+
+
+# ---------------------------------------------------------------- the memory calculator (budget chapter)
+
+def figure_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+    """A Vega expression writing a plain number with its unit as Figure.of(v, unit, decimals=d) does
+    (no currency, no compact words): 13,4 GB / 13.4 GB, 80 GB, 4."""
+    number = f"format({value}, ',.{decimals}f')"
+    one, many = (json.dumps(" " + fmt.unit_word(unit, lang, n), ensure_ascii=False) for n in (1, 2))
+    if one == many:
+        return number if one == '" "' else f"{number} + {one}"
+    return f"{number} + ({value} == 1 ? {one} : {many})"
+
+
+def memory_expr(value: str, lang: str) -> str:
+    """A Vega expression writing memory in GB as the budget chapter does (lib.budget_page._memory):
+    one decimal, in GB from 1 GB (and at 0), in MB below: 13,4 GB, 33,6 MB."""
+    gb, mb = figure_expr(value, "GB", lang, 1), figure_expr(f"({value}) * 1e3", "MB", lang, 1)
+    return f"(({value}) >= 1 || ({value}) == 0 ? {gb} : {mb})"

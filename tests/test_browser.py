@@ -285,3 +285,34 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
         for (name, slider), value in zip(sliders.items(), values):
             assert float(slider.input_value()) == pytest.approx(value, abs=RANGES[name][2] / 2), (key, name)
         readout_is(*values, key)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
+    """Move each control of the budget chapter's memory calculator on the static page (the two
+    lists, then the two sliders) and read the readout: every line is what lib.budget and
+    lib.figure give for the same inputs, in the page's language, "fits" and "does not fit" too."""
+    from lib.memory_calculator import LINES, SIGNALS, readout
+
+    page = _open(tab, base, f"{lang}/budget.html")
+    controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
+    assert all(c.count() == 1 for c in controls.values()), "the memory calculator's controls are missing"
+    chart = page.locator("div.vega-chart", has=controls["rank"])
+    # LLaMA 65B in nf4 does not fit an H100 with LoRA at rank 64, and fits a GPU of 120 GB.
+    for name, value in (("model", "llama65b"), ("precision", "nf4"), ("rank", "64"), ("gpu", "120")):
+        if name in ("model", "precision"):
+            controls[name].select_option(value)
+        else:
+            controls[name].fill(value)
+        values = {n: c.input_value() for n, c in controls.items()}
+        assert values[name] == value
+        want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang)[key]
+                for key in LINES]
+        # Wait (no longer than needed) for Vega to redraw the readout with every expected line.
+        drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
+                " return want.every(w => t.includes(w)); }"
+        try:
+            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
+        except Exception:
+            texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+            pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")

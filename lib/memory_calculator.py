@@ -1,0 +1,239 @@
+"""The memory calculator of the budget chapter: the GPU memory of full fine-tuning against LoRA,
+and whether each fits one GPU, in two forms that compute alike: a chart with controls that works
+on the static page (Vega, no kernel), and a live widget for Jupyter and Binder.
+
+The arithmetic is lib.budget's (training_memory, lora_params, activations_gb, fits), for the
+chapter's own models (lib.budget.SIZES, with their sourced parameters, width, heads and layers):
+LoRA's adapters depend on the width and the layers, not only on the parameters, so the reader picks
+one of those models rather than a size with a made-up shape. Activations are counted as the
+chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH). Full fine-tuning keeps its
+weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's frozen weights are in.
+Both forms start at the chapter's example; bad input gets a message in the reader's language.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import string
+
+import altair as alt
+import ipywidgets as widgets
+import pandas as pd
+
+from . import budget as b
+from . import charts
+from .budget_page import _memory as memory_figure
+from .figure import Figure
+from .inputs import Inputs, load_inputs
+from .words import error, words
+
+# The precisions LoRA's frozen weights can be held in: 32, 16, 8 and 4 bits (nf4 is QLoRA's, with
+# its quantisation constants). fp16 is left out: it takes the bytes of bf16, and nothing would move.
+PRECISIONS = ("fp32", "bf16", "int8", "nf4")
+# The start: the chapter's example, LLaMA 7B (lib.budget.SIZES[1]) with LoRA's weights in bf16
+# (lib.budget.training_memory's default for LoRA, as in the chapter's tables); the rank and the
+# GPU's memory are inputs (lora_rank, h100_sxm_memory).
+START_MODEL = b.SIZES[1][0]
+START_PRECISION = "bf16"
+# The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), GPUs up to 200 GB.
+RANGES = {"rank": (1, 256, 1), "gpu": (1, 200, 1)}
+# The controls' signal names: their own, so the budget ladder's slider keeps its own.
+SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu")}
+LINES = ("settings", "full", "lora", "weights", "adapters", "activations")
+
+
+def models(i: Inputs) -> dict[str, dict[str, float]]:
+    """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
+    at the chapter's sequence length and batch."""
+    out = {}
+    for key, params, d_model, heads, layers in b.SIZES:
+        acts = b.activations_gb(b.EXAMPLE_SEQ_LEN, b.EXAMPLE_BATCH, i[d_model].value, i[heads].value,
+                                i[layers].value, i.activation_linear_bytes, i.activation_attention_bytes)
+        out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
+                    "activations": acts}
+    return out
+
+
+def memories(model: str, precision: str, rank: float, i: Inputs) -> tuple[b.Memory, b.Memory]:
+    """Full fine-tuning and LoRA of one of the chapter's models (lib.budget.training_memory)."""
+    shapes = models(i)
+    if model not in shapes:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
+    if precision not in PRECISIONS:
+        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISIONS)}")
+    m = shapes[model]
+    kw = dict(activations=m["activations"], gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = b.training_memory(m["params"], "full", **kw)
+    adapters = b.lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
+    lora = b.training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
+                             quant_constant_bits=i.qlora_constant_bits, **kw)
+    return full, lora
+
+
+def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, inputs: Inputs | None = None) -> dict[str, str]:
+    """The calculator's lines in `lang`, by LINES; a ValueError for any bad input."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_memory"]
+    full, lora = memories(model, precision, rank, i)
+    fits = {job: text["fits"] if b.fits(m.total, gpu_gb) else text["no_fit"] for job, m in (("full", full), ("lora", lora))}
+    return {
+        "settings": text["settings"].format(rank=Figure.of(rank, "count").format(lang),
+                                            gpu=Figure.of(gpu_gb, "GB").format(lang)),
+        "full": text["full"].format(memory=memory_figure(full.total).format(lang), fits=fits["full"]),
+        "lora": text["lora"].format(memory=memory_figure(lora.total).format(lang), fits=fits["lora"]),
+        "weights": text["weights"].format(memory=memory_figure(lora.weights).format(lang)),
+        "adapters": text["adapters"].format(
+            memory=memory_figure(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
+        "activations": _activations_words(lang).format(memory=memory_figure(lora.activations).format(lang)),
+    }
+
+
+def precision_label(precision: str, lang: str) -> str:
+    """A precision as the lists show it: its name and its bits (in the name: fp32 is 32 bits), nf4 as QLoRA's."""
+    text = words(lang)["calculator_memory"]
+    bits = Figure.of(b.PRECISION_BITS[precision], "count").format(lang)
+    return text["precision_qlora" if precision == "nf4" else "precision_option"].format(name=precision, bits=bits)
+
+
+def _activations_words(lang: str) -> str:
+    """The activations line with the chapter's sequence length written in, {memory} left open (the
+    batch is said in the chapter's prose, {glue:text}`B.batch`)."""
+    return words(lang)["calculator_memory"]["activations"].format(
+        tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory="{memory}")
+
+
+def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
+    """The live calculator for Jupyter and Binder: two lists, two boxes and the readout."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_memory"]
+    names = words(lang)["budget"]["models"]
+    fields = {
+        "model": widgets.Dropdown(options=[(names[key], key) for key in models(i)], value=START_MODEL,
+                                  description=text["model"]),
+        "precision": widgets.Dropdown(options=[(precision_label(p, lang), p) for p in PRECISIONS],
+                                      value=START_PRECISION, description=text["precision"]),
+        "rank": widgets.FloatText(value=i.lora_rank, description=text["rank"]),
+        "gpu": widgets.FloatText(value=i.h100_sxm_memory, description=text["gpu"]),
+    }
+    result = widgets.HTML()
+
+    def update(_=None):
+        try:
+            lines = readout(*(f.value for f in fields.values()), lang, i)
+            result.value = "<br>".join(html.escape(lines[k]) for k in LINES)
+        except ValueError as exc:
+            result.value = html.escape(text["error"].format(message=error(exc, lang)))
+
+    for field in fields.values():
+        field.observe(update, names="value")
+    update()
+    return widgets.VBox([*fields.values(), result])
+
+
+# ---------------------------------------------------------------- on the static page (Vega)
+
+def _pick(selected: str, values: dict[str, float]) -> str:
+    """A Vega expression choosing a number by a select's value: (s == 'a' ? 1 : s == 'b' ? 2 : NaN)."""
+    expr = "NaN"
+    for key, value in reversed(values.items()):
+        expr = f"{selected} == {json.dumps(key)} ? {float(value)!r} : {expr}"
+    return f"({expr})"
+
+
+def memory_fields(model: str, precision: str, rank: str, i: Inputs) -> dict[str, str]:
+    """The memory of full fine-tuning and LoRA as Vega expressions of the named signals or fields,
+    in order (each may use the ones before it as datum.<name>): lib.budget.training_memory's sum,
+    written a second time for Vega (tests/test_memory_calculator.py holds the two together)."""
+    shapes = models(i)
+    g, o = i.bytes_fp16_gradient, i.bytes_adam_states
+    # Bytes per frozen weight: the bits in the precision's name, and QLoRA's constants for nf4.
+    per_weight = {p: b.precision_bytes(p) + (i.qlora_constant_bits / b.BITS_PER_BYTE if p == "nf4" else 0.0)
+                  for p in PRECISIONS}
+    half = b.precision_bytes("bf16")
+    return {
+        "n": _pick(model, {k: m["params"] for k, m in shapes.items()}),
+        "acts": _pick(model, {k: m["activations"] for k, m in shapes.items()}),
+        # LoRA's adapters: 2 x layers x adapted matrix types x d_model x rank (lib.compute.lora_trainable_params)
+        "adapter_params": f"2 * {_pick(model, {k: m['layers'] for k, m in shapes.items()})}"
+                          f" * {float(i.lora_adapted_matrix_types)!r}"
+                          f" * {_pick(model, {k: m['d_model'] for k, m in shapes.items()})} * {rank}",
+        "full_total": f"datum.n * {half!r} / 1e9 + datum.n * {g!r} / 1e9 + datum.n * {o!r} / 1e9 + datum.acts",
+        "lora_weights": f"datum.n * {_pick(precision, per_weight)} / 1e9",
+        "lora_trained": f"datum.adapter_params * {g!r} / 1e9 + datum.adapter_params * {o!r} / 1e9"
+                        f" + datum.adapter_params * {half!r} / 1e9",
+        "lora_total": f"datum.lora_weights + datum.adapter_params * {g!r} / 1e9"
+                      f" + datum.adapter_params * {o!r} / 1e9 + datum.acts + datum.adapter_params * {half!r} / 1e9",
+    }
+
+
+def _template(text: str, **exprs: str) -> str:
+    """A Vega string expression from a line of words with {placeholders} filled by expressions."""
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(text):
+        if literal:
+            parts.append(json.dumps(literal, ensure_ascii=False))
+        if name is not None:
+            parts.append(f"({exprs[name]})")
+    return " + ".join(parts) or '""'
+
+
+def memory_lines(lang: str, rank: str, gpu: str) -> dict[str, str]:
+    """The readout's lines (LINES) as Vega expressions of the fields memory_fields computes and of
+    the named rank and GPU-memory signals or fields, written as readout() writes them."""
+    text = words(lang)["calculator_memory"]
+
+    def verdict(total: str) -> str:
+        return f"({total} <= {gpu} ? {json.dumps(text['fits'], ensure_ascii=False)}" \
+               f" : {json.dumps(text['no_fit'], ensure_ascii=False)})"
+
+    memory = lambda value: charts.memory_expr(value, lang)  # noqa: E731
+    return {
+        "settings": _template(text["settings"], rank=charts.figure_expr(rank, "count", lang),
+                              gpu=charts.figure_expr(gpu, "GB", lang)),
+        "full": _template(text["full"], memory=memory("datum.full_total"), fits=verdict("datum.full_total")),
+        "lora": _template(text["lora"], memory=memory("datum.lora_total"), fits=verdict("datum.lora_total")),
+        "weights": _template(text["weights"], memory=memory("datum.lora_weights")),
+        "adapters": _template(text["adapters"], memory=memory("datum.lora_trained")),
+        "activations": _template(_activations_words(lang), memory=memory("datum.acts")),
+    }
+
+
+def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: float,
+                 inputs: Inputs | None = None) -> alt.Chart:
+    """Full fine-tuning against LoRA on the static page: a list of the chapter's models, a list of
+    precisions for LoRA's frozen weights, sliders for the rank and the GPU's memory, and a readout
+    written as lib writes it (tests/test_memory_calculator.py renders it on a grid and compares
+    with lib.budget and lib.figure)."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_memory"]
+    names = words(lang)["budget"]["models"]
+    for name, value in (("rank", rank), ("gpu", gpu_gb)):
+        low, high, _ = RANGES[name]
+        if not low <= value <= high:
+            raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
+    memories(model, precision, rank, i)  # the start must be one lib computes
+    keys = list(models(i))
+    params = [
+        alt.param(name=SIGNALS["model"], value=model,
+                  bind=alt.binding_select(options=keys, labels=[names[k] for k in keys], name=text["model"] + " ")),
+        alt.param(name=SIGNALS["precision"], value=precision,
+                  bind=alt.binding_select(options=list(PRECISIONS), labels=[precision_label(p, lang) for p in PRECISIONS],
+                                          name=text["precision"] + " ")),
+        *(alt.param(name=SIGNALS[name], value=float(value),
+                    bind=alt.binding_range(min=RANGES[name][0], max=RANGES[name][1], step=RANGES[name][2],
+                                           name=text[name] + " "))
+          for name, value in (("rank", rank), ("gpu", gpu_gb))),
+    ]
+    fields = memory_fields(SIGNALS["model"], SIGNALS["precision"], SIGNALS["rank"], i)
+    lines = memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"])
+    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
+    shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
+    # Narrow enough for a phone (390 px): 14 px text, the title from the left edge.
+    chart = alt.Chart(data).transform_calculate(**fields).transform_calculate(shown=shown).mark_text(
+        align="left", fontSize=14, x=0,
+    ).encode(y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N").add_params(*params).properties(
+        title=alt.TitleParams(text["title"], anchor="start"), width=320, height=alt.Step(24),
+        usermeta={"lang": lang}, description=text["title"],
+    )
+    return charts.readable(chart).configure_view(stroke=None)

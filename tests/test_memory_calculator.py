@@ -1,0 +1,149 @@
+"""The memory calculator of the budget chapter: the static chart's formulas against lib.budget on a
+grid (rendered with vl-convert), its start at the chapter's example, its ranges, and the live
+widget (a readout in the reader's language, a message and no number for bad input)."""
+
+import html
+import itertools
+import re
+
+import altair as alt
+import pandas as pd
+import pytest
+import vl_convert as vlc
+
+from lib import budget as b
+from lib import charts
+from lib.budget_page import _memory
+from lib.figure import Figure
+from lib.inputs import load_inputs
+from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_MODEL, START_PRECISION, memory_calculator,
+                                   memory_chart, memory_fields, memory_lines, readout)
+from lib.words import words
+
+from .conftest import LANGS
+
+I = load_inputs()
+MODELS = [key for key, *_ in b.SIZES]
+# 3 models x 4 precisions x 3 ranks x 2 GPUs = 72 points: every model and precision, the lowest,
+# the chapter's and the highest rank, and GPU memories on either side of several totals.
+GRID = list(itertools.product(MODELS, PRECISIONS, (1, I.lora_rank, 256), (24, 80)))
+
+
+def svg(chart, lang: str) -> str:
+    return vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+
+
+def texts(chart, lang: str) -> list[str]:
+    return [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg(chart, lang))]
+
+
+def descriptions(chart, lang: str) -> list[str]:
+    """What each mark says (its aria-label): Vega computes it as it computes a text, without
+    measuring the text, which is what makes a grid of long lines slow to draw."""
+    return [html.unescape(label) for label in re.findall(r'aria-label="([^"]*)"', svg(chart, lang))]
+
+
+def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> list[str]:
+    """The readout written from lib.budget directly: training_memory, lora_params, activations_gb, fits."""
+    text = words(lang)["calculator_memory"]
+    _, params, d_model, heads, layers = next(s for s in b.SIZES if s[0] == model)
+    acts = b.activations_gb(b.EXAMPLE_SEQ_LEN, b.EXAMPLE_BATCH, I[d_model].value, I[heads].value, I[layers].value,
+                            I.activation_linear_bytes, I.activation_attention_bytes)
+    kw = dict(activations=acts, gradient_bytes=I.bytes_fp16_gradient, optimizer_bytes=I.bytes_adam_states)
+    full = b.training_memory(I[params].value, "full", **kw)
+    adapters = b.lora_params(I[d_model].value, I[layers].value, I.lora_adapted_matrix_types, rank)
+    lora = b.training_memory(I[params].value, "lora", adapter_params=adapters, weight_precision=precision,
+                             quant_constant_bits=I.qlora_constant_bits, **kw)
+    shown = lambda gb: _memory(gb).format(lang)  # noqa: E731
+    fits = lambda m: text["fits"] if b.fits(m.total, gpu) else text["no_fit"]  # noqa: E731
+    return [
+        text["settings"].format(rank=Figure.of(rank, "count").format(lang), gpu=Figure.of(gpu, "GB").format(lang)),
+        text["full"].format(memory=shown(full.total), fits=fits(full)),
+        text["lora"].format(memory=shown(lora.total), fits=fits(lora)),
+        text["weights"].format(memory=shown(lora.weights)),
+        text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
+        text["activations"].format(tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang):
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.budget
+    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    grid = pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu"])
+    grid["row"] = range(len(grid))
+    fields = memory_fields("datum.model", "datum.precision", "datum.rank", I)
+    lines = memory_lines(lang, "datum.rank", "datum.gpu")
+    chart = alt.Chart(grid).transform_calculate(**fields).transform_calculate(**lines).transform_calculate(
+        shown=" + ' | ' + ".join(f"datum.{key}" for key in LINES)).mark_point().encode(y="row:O", description="shown:N")
+    got = [t.split(" | ") for t in descriptions(chart, lang) if " | " in t]
+    want = [expected(lang, *point) for point in GRID]
+    assert len(got) == len(want) == len(GRID)
+    wrong = [(p, w, g) for p, w, g in zip(GRID, want, got) if w != g]
+    assert not wrong, wrong[:3]
+    # The grid reaches both words, for both jobs.
+    no_fit = words(lang)["calculator_memory"]["no_fit"]
+    assert {w[1].endswith(no_fit) for w in want} == {w[2].endswith(no_fit) for w in want} == {True, False}
+    # The widget's readout is the same text.
+    assert [readout(*GRID[-1], lang, I)[k] for k in LINES] == want[-1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_static_memory_calculator_starts_at_the_chapters_example(lang):
+    start = (START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
+    assert texts(memory_chart(lang, *start, I), lang)[:len(LINES)] == expected(lang, *start)
+    # Its first picture is the chapter's: LLaMA 7B's full fine-tuning and LoRA in the memory table.
+    scales = b.three_scales(I)
+    assert START_MODEL == "llama7b"
+    full, lora = (Figure.of(scales[job]["memory"].total, "GB", decimals=1).format(lang) for job in ("full", "lora"))
+    assert full in expected(lang, *start)[1] and lora in expected(lang, *start)[2]
+
+
+def test_the_static_memory_calculator_refuses_values_outside_its_controls():
+    with pytest.raises(ValueError, match="rank = 0 is outside"):
+        memory_chart("es", START_MODEL, START_PRECISION, 0, I.h100_sxm_memory, I)
+    with pytest.raises(ValueError, match="gpu = 500 is outside"):
+        memory_chart("en", START_MODEL, START_PRECISION, I.lora_rank, 500, I)
+    with pytest.raises(ValueError, match="unknown precision 'fp16'"):
+        memory_chart("en", START_MODEL, "fp16", I.lora_rank, I.h100_sxm_memory, I)
+    with pytest.raises(ValueError, match="unknown model 'gpt3'"):
+        memory_chart("en", "gpt3", START_PRECISION, I.lora_rank, I.h100_sxm_memory, I)
+    # Every rank the slider reaches is one LoRA can take for every model (rank <= d_model).
+    assert all(RANGES["rank"][1] <= I[d].value for _, _, d, _, _ in b.SIZES)
+
+
+def test_the_controls_have_their_own_signal_names():
+    spec = memory_chart("en", START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, I).to_dict()
+    names = [p["name"] for p in spec["params"]]
+    assert names == ["mem_model", "mem_precision", "mem_rank", "mem_gpu"]
+    assert [p["bind"]["input"] for p in spec["params"]] == ["select", "select", "range", "range"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_starts_at_the_chapters_example_and_follows_its_boxes(lang):
+    box = memory_calculator(lang, I)
+    model, precision, rank, gpu, result = box.children
+    assert (model.value, precision.value, rank.value, gpu.value) == (START_MODEL, START_PRECISION, I.lora_rank,
+                                                                     I.h100_sxm_memory)
+    shown = lambda: [html.unescape(line) for line in result.value.split("<br>")]  # noqa: E731
+    assert shown() == expected(lang, START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
+    model.value, precision.value, rank.value, gpu.value = "llama65b", "nf4", 64, 48
+    assert shown() == expected(lang, "llama65b", "nf4", 64, 48)
+
+
+@pytest.mark.parametrize("lang, field, bad, message", [
+    ("es", 2, -8, "No se puede calcular. Rango de LoRA: tiene que ser mayor que cero."),
+    ("en", 3, float("nan"), "Cannot compute. GPU memory: must be a finite number."),
+    ("es", 3, 0, "No se puede calcular. Memoria de la GPU: tiene que ser mayor que cero."),
+])
+def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
+    box = memory_calculator(lang, I)
+    box.children[field].value = bad
+    result = box.children[-1].value
+    assert result == message
+    assert "GB" not in result and not re.search(r"\d", result)
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        memory_calculator("de", I)
