@@ -62,7 +62,8 @@ def start_figures(i: Inputs) -> dict[str, Figure]:
     return {"params": Figure.of(s["params"], "parameter", compact=True, decimals=1),
             "tokens": Figure.of(s["tokens"], "token", compact=True, decimals=1),
             "utilisation": Figure.of(s["utilisation"], "fraction", decimals=1),
-            "price": Figure.of(s["price"], "USD/GPU-hour")}
+            "price": Figure.of(s["price"], "USD/GPU-hour"),
+            "price_year": Figure.of(i["azure_a100_2022_on_demand"].seen, "calendar-year")}
 
 
 def readout(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
