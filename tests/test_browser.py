@@ -271,3 +271,37 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
         texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
         assert Figure.of(hours, "GPU-hour").format(lang) in texts, (name, texts)
         assert Figure.of(compute.rental_cost(hours, values["price"]), "USD", decimals=2).format(lang) in texts, (name, texts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
+    """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
+    then each control moves the readout (sliders and the chip menu) to what lib.compute and
+    lib.figure give for the same inputs, in the page's language. The utilisation moves first: it
+    starts between two steps of its slider, where the slider cannot say what it holds."""
+    from lib.compute_calculator import BILLION, SIGNALS, devices, readout, start
+    from lib.inputs import load_inputs
+    from lib.words import words
+
+    i = load_inputs()
+    page = _open(tab, base, f"{lang}/costs.html")
+    controls = {name: page.locator(f'[name="{signal}"]') for name, signal in SIGNALS.items()}
+    assert all(c.count() == 1 for c in controls.values()), "the compute calculator's controls are missing"
+    chart = page.locator("div.vega-chart", has=controls["params"])
+    shown = lambda: chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+    first = readout(lang, **start(i), i=i)
+    assert all(line in shown() for line in first.values()), (first, shown())
+    names = words(lang)["calculator_compute"]["devices"]
+    for name, value in (("utilisation", "0.35"), ("params", "7"), ("tokens", "2000"), ("peak", names["tpu_v4"]),
+                        ("price", "2.5")):
+        if name == "peak":
+            controls[name].select_option(label=value)
+        else:
+            controls[name].fill(value)
+        page.wait_for_timeout(150)
+        v = {n: float(c.input_value()) for n, c in controls.items() if n != "peak"}
+        label = controls["peak"].evaluate("s => s.options[s.selectedIndex].textContent")
+        peak = devices(i)[next(key for key, text in names.items() if text == label)]
+        want = readout(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak, v["utilisation"], v["price"], i)
+        texts = shown()
+        assert all(line in texts for line in want.values()), (name, want, texts)
