@@ -458,3 +458,77 @@ def memory_expr(value: str, lang: str) -> str:
     one decimal, in GB from 1 GB (and at 0), in MB below: 13,4 GB, 33,6 MB."""
     gb, mb = figure_expr(value, "GB", lang, 1), figure_expr(f"({value}) * 1e3", "MB", lang, 1)
     return f"(({value}) >= 1 || ({value}) == 0 ? {gb} : {mb})"
+
+
+# ---------------------------------------------------------------- expressions of the compute calculator
+
+def _superscript_expr(text: str) -> str:
+    """A Vega expression turning the digits and minus sign of the string `text` into superscripts."""
+    for digit, sup in zip("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
+        text = f"replace({text}, regexp('{digit}', 'g'), '{sup}')"
+    return text
+
+
+def scientific_expr(value: str, lang: str) -> str:
+    """A Vega expression writing a positive `value` as lib.fmt.scientific does: 2,56 × 10²⁴ /
+    2.56 × 10²⁴. d3's exponent format (toExponential) gives the mantissa with two decimals, already
+    carried into the exponent when it rounds to ten (9,999 × 10²² → 1,00 × 10²³), and the page's
+    decimal sign; the exponent loses its plus sign and is written in superscript. (Zero, which
+    fmt.scientific writes as 0, is not handled.)"""
+    fmt.locale(lang)  # the locale is the view's (d3_locale); an unknown language is still an error
+    text = f"format({value}, '.2e')"
+    mantissa = f"slice({text}, 0, indexof({text}, 'e'))"
+    exponent = f"replace(slice({text}, indexof({text}, 'e') + 1), '+', '')"
+    return f"{mantissa} + ' × 10' + {_superscript_expr(exponent)}"
+
+
+def _half_even_expr(value: str, digits: int) -> str:
+    """A Vega expression rounding `value` to `digits` decimals with ties to even, as Babel rounds a
+    number's decimal form (1,45 → 1,4; 1,35 → 1,4). Vega's round() sends ties up. A tie is a
+    scaled value within 1e-9 of a half: slider values in steps of a tenth or a unit hit ties
+    exactly; no value that near a half and not on it comes from a slider."""
+    scaled = f"({value} * {10 ** digits})"
+    floor = f"floor({scaled})"
+    tie = f"abs({scaled} - {floor} - 0.5) < 1e-9"
+    return f"(({tie} ? {floor} + ({floor} % 2) : round({scaled})) / {10 ** digits})"
+
+
+def compact_count_expr(value: str, unit: str, lang: str) -> str:
+    """A Vega expression writing a count of `unit` as Figure.of(v, unit, compact=True, decimals=1)
+    does, for 1e9 <= v < 1e15: 65.200 millones de parámetros, 1,4 billones de tokens (Spanish counts
+    thousands of millions in millions, to the hundred million) / 65.2 billion parameters, 1.4
+    trillion tokens (one decimal, none when it is zero; 999.95 billion and up read as a trillion)."""
+    many = fmt.unit_word(unit, lang, 2)
+    if fmt.locale(lang) == "es_ES":
+        millions = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
+        word, one, several = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 1e12, 2e12))
+        rounded = _half_even_expr(f"{value} / 1e12", 1)
+        big = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one}' : ' {several}')"
+        return f"({value} < 1e12 ? {millions} + ' {word}' : {big}) + ' de {many}'"
+    billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 2e12))
+    small = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
+    big = f"format({_half_even_expr(f'{value} / 1e12', 1)}, ',.1~f') + ' {trillion}'"
+    return f"({value} < 999.95e9 ? {small} : {big}) + ' {many}'"
+
+
+def percent_expr(value: str, lang: str, decimals: int = 1) -> str:
+    """A Vega expression writing a fraction as lib.fmt.percent does: 47,7 % (a no-break space) / 47.7%."""
+    sign = fmt.percent(0.5, lang, 0).replace(fmt.number(50, lang), "")
+    return f"format({_half_even_expr(f'{value} * 100', decimals)}, ',.{decimals}f') + '{sign}'"
+
+
+def money_billions_expr(value: str, lang: str) -> str:
+    """A Vega expression writing dollars from a thousand million up to (not including) 10¹² as
+    Figure.of(v, "USD", decimals=2) does: 2.500 millones de dólares (Spanish counts them in
+    millions, with no decimals) / $2.50 billion ($2 billion when the cents round away)."""
+    if fmt.locale(lang) == "es_ES":
+        word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
+        return f"format({value} / 1e6, ',.0f') + ' {word} de {words('es')['currency']['USD']}'"
+    word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
+    number = f"(round({value} / 1e7) % 100 == 0 ? format({value} / 1e9, ',.0f') : format({value} / 1e9, ',.2f'))"
+    return f"'$' + {number} + ' {word}'"
+
+
+def money_large_expr(value: str, lang: str) -> str:
+    """money_expr, and from a thousand million dollars up to (not including) 10¹², money_billions_expr."""
+    return f"({value} >= 1e9 ? {money_billions_expr(value, lang)} : {money_expr(value, lang)})"

@@ -10,6 +10,7 @@ Without Chromium the tests fail in CI (CI=true) and are skipped elsewhere.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
@@ -316,3 +317,47 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
         except Exception:
             texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
             pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
+    """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
+    then each control moves the readout (sliders and the chip menu) to what lib.compute and
+    lib.figure give for the same inputs, in the page's language. The utilisation moves first: it
+    starts between two steps of its slider, where the slider cannot say what it holds."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    from lib.compute_calculator import BILLION, SIGNALS, devices, readout, start
+    from lib.inputs import load_inputs
+    from lib.words import words
+
+    i = load_inputs()
+    page = _open(tab, base, f"{lang}/costs.html")
+    controls = {name: page.locator(f'[name="{signal}"]') for name, signal in SIGNALS.items()}
+    assert all(c.count() == 1 for c in controls.values()), "the compute calculator's controls are missing"
+    chart = page.locator("div.vega-chart", has=controls["params"]).element_handle()
+
+    def shows(lines: dict[str, str]) -> list[str]:
+        """The chart's texts once they hold every line (or after two seconds, for the message)."""
+        with contextlib.suppress(Timeout):
+            page.wait_for_function("([el, lines]) => { const t = [...el.querySelectorAll('svg text')]"
+                                   ".map(e => e.textContent); return lines.every(l => t.includes(l)); }",
+                                   arg=[chart, list(lines.values())], timeout=2000)
+        return chart.eval_on_selector_all("svg text", "els => els.map(e => e.textContent)")
+
+    first = readout(lang, **start(i), i=i)
+    texts = shows(first)
+    assert all(line in texts for line in first.values()), (first, texts)
+    names = words(lang)["calculator_compute"]["devices"]
+    for name, value in (("utilisation", "0.35"), ("params", "7"), ("tokens", "2000"), ("peak", names["tpu_v4"]),
+                        ("price", "2.5")):
+        if name == "peak":
+            controls[name].select_option(label=value)
+        else:
+            controls[name].fill(value)
+        v = {n: float(c.input_value()) for n, c in controls.items() if n != "peak"}
+        label = controls["peak"].evaluate("s => s.options[s.selectedIndex].textContent")
+        peak = devices(i)[next(key for key, text in names.items() if text == label)]
+        want = readout(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak, v["utilisation"], v["price"], i)
+        texts = shows(want)
+        assert all(line in texts for line in want.values()), (name, want, texts)

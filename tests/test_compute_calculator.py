@@ -1,0 +1,170 @@
+"""The compute calculator (lib/compute_calculator.py): the static chart's Vega formulas agree with
+lib.compute and lib.figure on a grid, it starts where the costs chapter's "From FLOPs to hours"
+section does, it refuses values outside its sliders; the live widget computes with lib and answers
+bad input with a message in the reader's language and no number."""
+
+import html
+import itertools
+import math
+import re
+
+import altair as alt
+import pandas as pd
+import pytest
+import vl_convert as vlc
+
+from lib import charts, compute
+from lib.compute_calculator import (BILLION, RANGES, compute_calculator, compute_chart, compute_lines, devices, start)
+from lib.figure import Figure
+from lib.inputs import load_inputs
+from lib.words import words
+
+I = load_inputs()
+CHIPS = list(devices(I).values())
+# Parameters and tokens in billions: each slider's ends, the chapter's runs, and token counts that
+# Babel rounds half to even (1.450 → 1,4 billones) or down to one (1.050 → 1 billón, singular).
+PARAMS = (1, 65.2, 175, 540, 1000)
+TOKENS = (1, 300, 1050, 1450, 20000)
+UTILISATIONS = (0.05, 0.3, 0.47, 0.62, 1.0)
+PRICES = (0.5, 1.8, 4.1, 7.77, 10.0)
+# 78 points: every chip with every size and token count, the utilisation and price turning over
+# so that the costs reach each way the book writes dollars (cents, thousands, millions); two runs
+# in the thousands of millions: the sliders' dearest, and one of two thousand million to the cent
+# (no decimals in English: $2 billion); and FLOPs whose mantissa rounds up to ten (9,996 × 10²¹
+# is written 1,00 × 10²²).
+GRID = [(n, d, chip, UTILISATIONS[k % 5], PRICES[(k // 5 + k) % 5])
+        for k, (n, d, chip) in enumerate(itertools.product(PARAMS, TOKENS, CHIPS))]
+GRID += [(1000, 20000, devices(I)["tpu_v4"], 0.05, 10.0), (1000, 12000, devices(I)["tpu_v4"], 0.3, 8.25),
+         (833, 2, devices(I)["a100"], 0.5, 2.0)]
+
+
+def texts(spec: dict, lang: str) -> list[str]:
+    svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
+
+
+def figures(params: float, tokens: float, peak: float, utilisation: float, price: float) -> tuple[float, float, float]:
+    flops = compute.training_flops(params, tokens, I.flops_per_param_token)
+    hours = compute.flops_to_device_hours(flops, peak, utilisation)
+    return flops, hours, compute.rental_cost(hours, price)
+
+
+def expected(lang: str, params_b: float, tokens_b: float, peak: float, utilisation: float, price: float) -> list[str]:
+    """The five lines as lib.compute and lib.figure give them (parameters and tokens in billions)."""
+    params, tokens = params_b * BILLION, tokens_b * BILLION
+    flops, hours, cost = figures(params, tokens, peak, utilisation, price)
+    w = words(lang)["calculator_compute"]
+    chip = w["devices"][next(key for key, value in devices(I).items() if value == peak)]
+    return [
+        f"{Figure.of(params, 'parameter', compact=True, decimals=1).format(lang)} × "
+        f"{Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
+        f"{chip} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {w['of_peak']} · "
+        f"{Figure.of(price, 'USD/GPU-hour').format(lang)}",
+        Figure.of(flops, "FLOP").format(lang),
+        Figure.of(hours, "GPU-hour").format(lang),
+        Figure.of(cost, "USD", decimals=2).format(lang),
+    ]
+
+
+def test_the_grid_reaches_every_way_of_writing_the_figures():
+    costs = [figures(n * BILLION, d * BILLION, chip, u, p)[2] for n, d, chip, u, p in GRID]
+    assert len(GRID) <= 80
+    assert min(costs) < 1e3 and max(costs) >= 1e9
+    assert Figure.of(compute.training_flops(833 * BILLION, 2 * BILLION, I.flops_per_param_token), "FLOP").format("en") \
+        == "1.00 × 10²² FLOPs"
+    assert any(1e3 <= c < 1e6 for c in costs) and any(1e6 <= c < 1e9 for c in costs)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
+    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    lines = compute_lines(lang, "datum.params", "datum.tokens", "datum.peak", "datum.utilisation", "datum.price", I)
+    grid = pd.DataFrame(GRID, columns=["params", "tokens", "peak", "utilisation", "price"])
+    grid["row"] = range(len(grid))
+    # The lines go into each point's description (its aria-label in the SVG), not into text marks:
+    # Vega measures every text it draws, which takes seconds for this grid; the strings are the same.
+    chart = alt.Chart(grid).transform_calculate(**lines).transform_calculate(
+        shown=" + ' | ' + ".join(f"datum.{name}" for name in lines)
+    ).mark_point().encode(y=alt.Y("row:O", axis=None), description="shown:N")
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    got = [html.unescape(t).split(" | ") for t in re.findall(r'aria-label="([^"]*)"', svg) if " | " in t]
+    want = [expected(lang, *point) for point in GRID]
+    assert len(got) == len(want)
+    wrong = [(w, g) for w, g in zip(want, got) if w != g]
+    assert not wrong, wrong[:3]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_static_calculator_starts_where_the_chapter_does(lang):
+    """LLaMA 65B on the A100 at the utilisation its reported hours imply: the readout gives back
+    those hours, as the chapter glues them (costs.flops.llama.hours)."""
+    s = start(I)
+    shown = texts(compute_chart(lang, **s, inputs=I).to_dict(), lang)[:5]
+    assert shown == expected(lang, s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"])
+    assert shown[3] == Figure.of(I.llama_65b_gpu_hours, "GPU-hour").format(lang)
+
+
+def test_the_static_calculator_refuses_values_outside_its_sliders():
+    s = start(I)
+    for name, bad in (("params", 0.5 * BILLION), ("tokens", 3e4 * BILLION), ("utilisation", 0), ("price", 11)):
+        with pytest.raises(ValueError, match=f"{name} = .* is outside"):
+            compute_chart("es", **{**s, name: bad}, inputs=I)
+    with pytest.raises(ValueError, match="none of the calculator's chips"):
+        compute_chart("en", **{**s, "peak": 1e15}, inputs=I)
+
+
+def test_the_sliders_keep_the_hours_plural_and_the_cost_below_a_trillion():
+    """The readout writes dollars up to thousands of millions, and GPU-hours with no singular."""
+    (n_low, n_high, _), (d_low, d_high, _) = RANGES["params"], RANGES["tokens"]
+    (u_low, u_high, _), (p_low, p_high, _) = RANGES["utilisation"], RANGES["price"]
+    most = figures(n_high * BILLION, d_high * BILLION, min(CHIPS), u_low, p_high)[2]
+    fewest = figures(n_low * BILLION, d_low * BILLION, max(CHIPS), u_high, p_low)[1]
+    assert most < 1e12 and fewest > 1.5
+    assert u_high <= 1 and math.isclose(start(I)["utilisation"], compute.flops_to_device_hours(
+        compute.training_flops(I.llama_65b_params, I.llama_tokens, I.flops_per_param_token), I.a100_bf16_peak, 1)
+        / I.llama_65b_gpu_hours)
+
+
+# ---------------------------------------------------------------- the live calculator
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_live_calculator_starts_from_the_sourced_inputs(lang):
+    box = compute_calculator(lang, I)
+    *fields, result = box.children
+    s = start(I)
+    assert [f.value for f in fields] == [s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"]]
+    for line in expected(lang, *(f.value for f in fields))[2:]:
+        assert line in result.value
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_live_calculator_follows_its_boxes_and_menu(lang):
+    box = compute_calculator(lang, I)
+    params, tokens, chip, utilisation, price, result = box.children
+    params.value, tokens.value, utilisation.value, price.value = 7, 2000, 0.4, 2.5
+    chip.value = devices(I)["h100"]
+    assert chip.label == words(lang)["calculator_compute"]["devices"]["h100"]
+    for line in expected(lang, 7, 2000, devices(I)["h100"], 0.4, 2.5)[2:]:
+        assert line in result.value
+
+
+@pytest.mark.parametrize("lang, field, bad, message", [
+    ("es", 3, 1.5, "No se puede calcular. Utilización: es una fracción entre 0 y 1."),
+    ("es", 0, -7, "No se puede calcular. Parámetros: tiene que ser mayor que cero."),
+    ("en", 1, float("nan"), "Cannot compute. Tokens: must be a finite number."),
+    ("en", 4, 0, "Cannot compute. Price per GPU-hour: must be more than zero."),
+])
+def test_bad_input_shows_a_message_and_no_number(lang, field, bad, message):
+    box = compute_calculator(lang, I)
+    box.children[field].value = bad
+    result = box.children[-1].value
+    assert result == message
+    assert not re.search(r"\d", result.replace("0 y 1", "")) and "$" not in result
+
+
+def test_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        compute_calculator("de", I)
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        compute_lines("de", "a", "b", "c", "d", "e", I)
