@@ -247,3 +247,45 @@ def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, scr
     if "error" in box:
         raise box["error"]
     return box["results"]
+
+
+# What every page's crawl checks, and where its screenshots go (tests/test_browser.py).
+LANGS = ("es", "en")
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def site_pages() -> list[tuple[str, str]]:
+    """Every page of each language, and the bilingual pages at the site root (landing, 404)."""
+    return [(lang, name) for lang in LANGS for name in page_names()] + [("root", "index"), ("root", "404")]
+
+
+def crawl_site(site: Path) -> dict:
+    """Every page of the built site, crawled as `crawl` does, with axe-core and screenshots."""
+    with serve(site) as base:
+        return crawl(base, {f"{lang}-{name}": f"{base}/{lang}/{name}.html".replace("/root/", "/")
+                            for lang, name in site_pages()},
+                     axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
+                                  "resultTypes": ["violations"], "preload": False},
+                     screenshots=SCREENSHOTS)
+
+
+class Background:
+    """Work started now in a thread of its own; its result (or its error) is collected later."""
+
+    def __init__(self, work) -> None:
+        self._box: dict = {}
+        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self._thread.start()
+
+    def _run(self, work) -> None:
+        try:
+            self._box["result"] = work()
+        except BaseException as error:  # noqa: BLE001 - handed to the caller of result()
+            self._box["error"] = error
+
+    def result(self):
+        self._thread.join()
+        if "error" in self._box:
+            raise self._box["error"]
+        return self._box["result"]

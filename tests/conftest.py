@@ -1,3 +1,4 @@
+import contextlib
 import os
 import shutil
 import subprocess
@@ -11,18 +12,35 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en")
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """The tests of the built site run last, so that the build and the browser's crawl (started
+    in the background once collection ends) overlap the other tests instead of holding them up."""
+    items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))
+
+
 def pytest_collection_finish(session) -> None:
     """Start the strict build of the site as soon as the tests are collected, when any of them
     needs it: it runs beside the other tests (on a second core) instead of before the first test
     that needs it. nbval executes every notebook and checks its committed outputs against the
     current lib; the pages are built from those outputs, not from a second execution."""
-    if not any("built_site" in getattr(item, "fixturenames", ()) for item in session.items):
+    needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    if "built_site" not in needed:
         return
     out = Path(tempfile.mkdtemp(prefix="book-site-")) / "html"
     log = open(out.parent / "build.log", "w+", encoding="utf8")
     command = [sys.executable, "-m", "lib.build", "--out", str(out), "--strict", "--no-execute"]
     BUILD["run"] = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     BUILD.update(out=out, log=log)
+    if "visits" in needed:
+        # The browser's crawl of every page (tests/test_browser.py) follows the build, also beside the tests.
+        from .browser import Background, crawl_site
+
+        def crawl():
+            if BUILD["run"].wait() != 0:
+                raise RuntimeError("the site was not built")
+            return crawl_site(out)
+
+        BUILD["crawl"] = Background(crawl)
 
 
 def pytest_sessionfinish(session) -> None:
@@ -31,6 +49,9 @@ def pytest_sessionfinish(session) -> None:
         if run.poll() is None:
             run.kill()
             run.wait()
+        if "crawl" in BUILD:
+            with contextlib.suppress(BaseException):
+                BUILD["crawl"].result()
         BUILD["log"].close()
         shutil.rmtree(BUILD["out"].parent, ignore_errors=True)
 

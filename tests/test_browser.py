@@ -15,16 +15,13 @@ import re
 
 import pytest
 
-from .browser import PHONE, ROOT, Tab, chromium, crawl, page_names, serve
-from .conftest import LANGS, in_ci
+from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
+from .conftest import BUILD, LANGS, in_ci
 
-SCREENSHOTS = ROOT / "_build" / "screenshots"
-# Every page of each language, and the bilingual pages at the site root (landing, 404).
-PAGES = [(lang, name) for lang in LANGS for name in page_names()] + [("root", "index"), ("root", "404")]
+PAGES = site_pages()
 MB = 1_000_000
 # A first visit (empty cache), uncompressed bytes: with a chart, and without (issue 7's targets).
 BUDGET_CHART, BUDGET_PLAIN = 1.5 * MB, 0.8 * MB
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 # Rules left out, each with its reason (none today: every serious or critical finding was fixed).
 AXE_EXCLUDED_RULES: set[str] = set()
 
@@ -47,15 +44,12 @@ def base(built_site):
 
 
 @pytest.fixture(scope="module")
-def visits(base):
+def visits(built_site):
     """Each page once: a first visit at 1366x900 (weight, errors, axe-core, screenshot), then
-    the same page at 390x844 (width, screenshot)."""
+    the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
+    beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
     try:
-        results = crawl(base, {f"{lang}-{name}": f"{base}/{lang}/{name}.html".replace("/root/", "/")
-                               for lang, name in PAGES},
-                        axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
-                                     "resultTypes": ["violations"], "preload": False},
-                        screenshots=SCREENSHOTS)
+        results = BUILD["crawl"].result()
     except FileNotFoundError as missing:
         if in_ci():
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
