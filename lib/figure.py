@@ -140,7 +140,9 @@ class Figure:
             number = self._range(lambda v: fmt.compact(v, lang, self.decimals))
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
-        word = fmt.unit_word(self.unit, lang, self.high) if self.unit else ""
+        # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.
+        shown = self.high if self.compact else round(self.high, self.decimals)
+        word = fmt.unit_word(self.unit, lang, shown) if self.unit else ""
         if self.compact and word and fmt.locale(lang) == "es_ES" and number.endswith(fmt.TAKES_DE):
             word = "de " + word
         return f"{number} {word}".strip()

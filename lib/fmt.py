@@ -62,7 +62,7 @@ def percent(fraction: float, lang: str, decimals: int = 1) -> str:
 def compact(x: float, lang: str, decimals: int = 1) -> str:
     """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion; and, as Spanish writes
     thousands of millions, 175.300 millones / 175.3 billion (STYLE.md)."""
-    x = _finite(x)
+    x = _carried(_finite(x), lang, decimals)
     if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12:
         millions = round(x / 1e6, decimals - 3)  # the same precision as 175.3 billion
         return f"{number(millions, lang, max(0, decimals - 3))} millones"
@@ -124,6 +124,29 @@ def _scale(x: float, lang: str) -> float:
     return 1e12 if x >= 1e12 else 1e9 if x >= 1e9 else 1e6 if x >= 1e6 else 1e3 if x >= 1e3 else 1
 
 
+def _places(x: float, lang: str, decimals: int) -> int:
+    """The decimals x is rounded to at its scale: Spanish thousands of millions, counted in
+    millions, keep the precision of the English billions (175.300 millones, 175.3 billion)."""
+    return decimals - 3 if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12 else decimals
+
+
+def _carried(x: float, lang: str, decimals: int, whole_millions: bool = False) -> float:
+    """x as its compact form writes it when rounding carries it into the next scale: 999,999,000
+    at two decimals is not "1,000.00 million" but 1 billion (1.000 millones); otherwise x itself.
+    `whole_millions`: Spanish thousands of millions of money are written in whole millions."""
+    first = x
+    for _ in range(4):
+        scale = _scale(x, lang)
+        if scale < 1e3:
+            break
+        places = _places(x, lang, decimals)
+        rounded = round(x / scale, max(0, places) if whole_millions else places) * scale
+        if _scale(rounded, lang) == scale and _places(rounded, lang, decimals) == places:
+            break
+        x = rounded
+    return first if x == first else x
+
+
 def _short(v: float, lang: str, decimals: int) -> str:
     """A number with `decimals`, or none when it rounds to a whole number: 9, 5,7."""
     r = round(v, decimals)
@@ -137,15 +160,19 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     low = _finite(low)
     if low > high:
         raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    same = low == high
+    high = _carried(high, lang, decimals, whole_millions=True)
+    low = high if same else low
     scale = _scale(high, lang)
     if scale == 1e6 and high >= 1e9:  # Spanish thousands of millions: 13.900 millones
         decimals = max(0, decimals - 3)
     if scale < 1e3:
         text = money(low, currency, lang)
-        return text if low == high else f"{text}{DASH}{money(high, currency, lang)}"
-    word = compact(high, lang, decimals).split(" ", 1)[1]
+        return text if same else f"{text}{DASH}{money(high, currency, lang)}"
     ends = [_short(v / scale, lang, decimals) for v in (low, high)]
-    body = ends[0] if low == high else f"{ends[0]}{DASH}{ends[1]}"
+    # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
+    word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
+    body = ends[0] if same else f"{ends[0]}{DASH}{ends[1]}"
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "
         return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"

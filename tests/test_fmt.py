@@ -79,3 +79,19 @@ def test_unknown_language_is_refused():
 def test_a_figure_in_an_unknown_unit_is_refused():
     with pytest.raises(ValueError, match="no words for unit 'furlong'"):
         Figure.of(3, "furlong").format("en")
+
+
+@pytest.mark.parametrize("value, unit, style, es, en", [
+    (999_999_000, "USD", {"decimals": 2}, "1.000 millones de dólares", "$1 billion"),
+    (999_999e6, "USD", {"decimals": 2}, "999.999 millones de dólares", "$1 trillion"),
+    (999_994e3, "USD", {"decimals": 2}, "999,99 millones de dólares", "$999.99 million"),
+    (999.96e9, "parameter", {"compact": True, "decimals": 1}, "1 billón de parámetros", "1 trillion parameters"),
+    (999_999_000, "parameter", {"compact": True, "decimals": 1}, "1.000 millones de parámetros", "1 billion parameters"),
+])
+def test_rounding_that_reaches_the_next_scale_takes_its_word(value, unit, style, es, en):
+    """999,999,000 at two decimals is one billion, not "1,000 billion" (the scale word and the
+    divisor come from the same rounded value)."""
+    from lib.figure import Figure
+
+    assert Figure.of(value, unit, **style).format("es") == es
+    assert Figure.of(value, unit, **style).format("en") == en
