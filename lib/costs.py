@@ -486,8 +486,11 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     page.glue("costs.table", Markdown(published_table(i, lang)), display=False)
     from .words import words
 
-    row = flops_rows(i)["palm"]
-    page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(row["utilisation"], i.palm_mfu)], display=False)
+    rows = flops_rows(i)
+    page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(rows["palm"]["utilisation"], i.palm_mfu)],
+              display=False)
+    opt = rows["opt"]
+    page.glue("costs.opt.rule_gap", words(lang)["costs"]["rule_gap"][compare(opt["reported"], opt["six_nd"])], display=False)
     return figures
 
 

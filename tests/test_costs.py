@@ -217,3 +217,20 @@ def test_each_team_s_own_emissions_beside_the_table():
     assert own["bloom_at_own_grid_t"] == pytest.approx(own["bloom_own_dynamic_t"], rel=0.01)
     assert own["opt_implied_intensity"] < I.llama_table_intensity
     assert own["bloom_own_dynamic_t"] < own["bloom_own_total_t"]
+
+
+@pytest.mark.parametrize("factor, key", [(1.0, "above"), (0.5, "below")])
+def test_the_logbook_against_the_rule_is_worded_by_the_numbers(monkeypatch, factor, key):
+    """The sentence after OPT's two FLOP counts says why the logbook counts more only while it
+    does: with a logbook below 6·N·D, the glued words change."""
+    from lib import page
+    from lib.words import words
+
+    glued = {}
+    monkeypatch.setattr(page, "glue", lambda name, value, display=True: glued.__setitem__(name, value))
+    monkeypatch.setattr(page, "glue_figures", lambda *args, **kwargs: None)
+    six_nd = costs.flops_rows(I)["opt"]["six_nd"]
+    inputs = I if factor == 1.0 else I.replace("opt_total_flops", value=six_nd * factor)
+    for lang in ("es", "en"):
+        costs.glue_chapter(lang, inputs)
+        assert glued["costs.opt.rule_gap"] == words(lang)["costs"]["rule_gap"][key]
