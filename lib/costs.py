@@ -177,18 +177,25 @@ def hour_intervals(i) -> dict[str, tuple[float, float]]:
     }
 
 
-def price_intervals(i) -> dict[str, dict[str, tuple[float, float]]]:
-    """Price per device-hour, by run and method, as intervals over the sourced providers."""
+def year_of(i, name: str) -> int:
+    """The year an input's price was seen (a date or a year)."""
+    seen = i[name].seen
+    return seen if isinstance(seen, int) else seen.year
+
+
+def price_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
+    """Price per device-hour, by run and method, as intervals over the sourced providers; with
+    `dollars_of`, each price taken by the CPI from the year it was seen to dollars of that year."""
+    def price(name: str) -> float:
+        return i[name].value * (1.0 if dollars_of is None else cpi_factor(year_of(i, name), dollars_of))
+
     a100 = {
-        "on_demand": interval(i.azure_a100_2022_on_demand, i.aws_a100_2022_on_demand),
-        "one_year": interval(i.azure_a100_2022_1yr, i.aws_a100_2022_1yr),
-        "three_year": interval(i.aws_p4d_a100_2021_3yr, i.aws_a100_2022_3yr),
+        "on_demand": interval(price("azure_a100_2022_on_demand"), price("aws_a100_2022_on_demand")),
+        "one_year": interval(price("azure_a100_2022_1yr"), price("aws_a100_2022_1yr")),
+        "three_year": interval(price("aws_p4d_a100_2021_3yr"), price("aws_a100_2022_3yr")),
     }
-    tpu = {
-        "on_demand": interval(i.tpu_v4_price_on_demand, i.tpu_v4_price_on_demand),
-        "one_year": interval(i.tpu_v4_price_1yr, i.tpu_v4_price_1yr),
-        "three_year": interval(i.tpu_v4_price_3yr, i.tpu_v4_price_3yr),
-    }
+    tpu = {method: interval(price(name), price(name)) for method, name in
+           (("on_demand", "tpu_v4_price_on_demand"), ("one_year", "tpu_v4_price_1yr"), ("three_year", "tpu_v4_price_3yr"))}
     return {"opt": a100, "llama": a100, "palm": tpu}
 
 
@@ -198,18 +205,21 @@ def palm_amortized(i, chip_hours: float) -> float:
                           i.cottier_pue_google, i.cottier_electricity_2022)
 
 
-def cost_intervals(i) -> dict[str, dict[str, tuple[float, float]]]:
+def cost_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
     """Each run's cost by each method as an interval: hours interval × price interval. Amortized
     ownership only where the chip's purchase price is sourced (TPU v4, Cottier et al.'s figure).
-    Today: the same work on H100 SXM at the run's own utilisation, at Lambda's 8- and 1-GPU prices."""
-    hours, prices = hour_intervals(i), price_intervals(i)
+    Today: the same work on H100 SXM at the run's own utilisation, at Lambda's 8- and 1-GPU prices.
+    With `dollars_of`, every price but today's in dollars of that year (price_intervals; the
+    amortized cost from the year of its electricity price)."""
+    hours, prices = hour_intervals(i), price_intervals(i, dollars_of)
     old_peak = {"opt": i.a100_bf16_peak, "llama": i.a100_bf16_peak, "palm": i.tpu_v4_peak}
     today = interval(min(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x), max(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x))
     out = {}
     for run in ("opt", "llama", "palm"):
         row = {m: interval_product(hours[run], prices[run][m]) for m in ("on_demand", "one_year", "three_year")}
         if run == "palm":
-            row["amortized"] = interval(*(palm_amortized(i, h) for h in hours[run]))
+            factor = 1.0 if dollars_of is None else cpi_factor(year_of(i, "cottier_electricity_2022"), dollars_of)
+            row["amortized"] = interval(*(palm_amortized(i, h) * factor for h in hours[run]))
         h100 = tuple(hours_on(h, old_peak[run], h100_dense_peak(i)) for h in hours[run])
         row["today"] = interval_product(h100, today)
         out[run] = row
@@ -418,11 +428,13 @@ def chapter_figures(i) -> dict[str, Figure]:
     factor = cpi_factor(year, last)
     f["cpi.year"] = Figure.of(last, "calendar-year")
     f["cpi.factor"] = Figure.of(factor, "USD", decimals=2)
-    for run, methods in cost_intervals(i).items():
+    f["cpi.factor_p4d"] = Figure.of(cpi_factor(year_of(i, "aws_p4d_a100_2021_3yr"), last), "USD", decimals=2)
+    for run, methods in cost_intervals(i, dollars_of=last).items():
         for method, (low, high) in methods.items():
             if method != "today":
-                f[f"real.{run}.{method}"] = _money(low * factor, high * factor)
+                f[f"real.{run}.{method}"] = _money(low, high)
     f["price.p4d_seen"] = Figure.on(i["aws_p4d_a100_2021_3yr"].seen)
+    f["price.p4d_year"] = Figure.of(year_of(i, "aws_p4d_a100_2021_3yr"), "calendar-year")
     f["price.today_seen"] = Figure.on(i["lambda_h100_sxm_8x"].seen)
     return f
 
