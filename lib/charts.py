@@ -326,7 +326,8 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
     ticks = [low * 10**n for n in range(round(math.log10(high / low)) + 1)]
     slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
-    power = alt.param(name="budget_power", value=round(math.log10(start_usd), 2), bind=slider)
+    # The exact budget, not the nearest step of the slider: the readout starts at the prose's figure.
+    power = alt.param(name="budget_power", value=math.log10(start_usd), bind=slider)
     x_scale = alt.Scale(type="log", domain=[low, high], nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
     order = list(data["rung"])
