@@ -65,7 +65,8 @@ def money_expr(value: str, lang: str) -> str:
     millions in words, thousands without cents, smaller amounts with cents."""
     small = {"es": f"format({value}, ',.{{d}}f') + ' {words('es')['currency']['USD']}'",
              "en": f"'$' + format({value}, ',.{{d}}f')"}[fmt.locale(lang)[:2]]
-    return (f"({value} >= 1e6 ? {money_millions_expr(value, lang)} : "
+    # Millions from the amount that rounds to a million (999.999,60 is written "1 million", as lib does).
+    return (f"(round({value}) >= 1e6 ? {money_millions_expr(value, lang)} : "
             f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
 
 
@@ -531,5 +532,6 @@ def money_billions_expr(value: str, lang: str) -> str:
 
 
 def money_large_expr(value: str, lang: str) -> str:
-    """money_expr, and from a thousand million dollars up to (not including) 10¹², money_billions_expr."""
-    return f"({value} >= 1e9 ? {money_billions_expr(value, lang)} : {money_expr(value, lang)})"
+    """money_expr, and from a thousand million dollars up to (not including) 10¹², money_billions_expr
+    (from the amount whose millions round to a thousand: 999.996.000 is one thousand million, as in lib)."""
+    return f"(round({value} / 1e4) >= 1e5 ? {money_billions_expr(value, lang)} : {money_expr(value, lang)})"

@@ -121,7 +121,7 @@ class Figure:
             low, high = (dataclasses.replace(self, low=v, high=v, high_open=False).format(lang) for v in (self.low, self.high))
             return bound["range_open"].format(low=low, high=high)
         if self.unit in CURRENCIES:
-            if self.high >= 1e6:
+            if round(self.high) >= 1e6:  # 999.999,60 reads "1 million", as its rounding says
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
             # Cents only for amounts under a thousand: "223,44 dólares", but "34.335 euros".
             decimals = self.decimals if self.high < 1e3 else 0

@@ -35,7 +35,10 @@ PRICES = (0.5, 1.8, 4.1, 7.77, 10.0)
 GRID = [(n, d, chip, UTILISATIONS[k % 5], PRICES[(k // 5 + k) % 5])
         for k, (n, d, chip) in enumerate(itertools.product(PARAMS, TOKENS, CHIPS))]
 GRID += [(1000, 20000, devices(I)["tpu_v4"], 0.05, 10.0), (1000, 12000, devices(I)["tpu_v4"], 0.3, 8.25),
-         (833, 2, devices(I)["a100"], 0.5, 2.0)]
+         (833, 2, devices(I)["a100"], 0.5, 2.0),
+         # Amounts that round into the next scale: a million, and a thousand million (lib and Vega
+         # must both write "$1 million" and "$1 billion", not "$1,000,000" or "$1,000 million").
+         (7, 200, devices(I)["a100"], 0.05, 6.685713), (942.5, 19862, devices(I)["a100"], 0.05, 0.5)]
 
 
 def texts(spec: dict, lang: str) -> list[str]:
@@ -68,11 +71,12 @@ def expected(lang: str, params_b: float, tokens_b: float, peak: float, utilisati
 
 def test_the_grid_reaches_every_way_of_writing_the_figures():
     costs = [figures(n * BILLION, d * BILLION, chip, u, p)[2] for n, d, chip, u, p in GRID]
-    assert len(GRID) <= 80
+    assert len(GRID) <= 82
     assert min(costs) < 1e3 and max(costs) >= 1e9
     assert Figure.of(compute.training_flops(833 * BILLION, 2 * BILLION, I.flops_per_param_token), "FLOP").format("en") \
         == "1.00 × 10²² FLOPs"
     assert any(1e3 <= c < 1e6 for c in costs) and any(1e6 <= c < 1e9 for c in costs)
+    assert any(999_999.5 <= c < 1e6 for c in costs) and any(999_995e3 <= c < 1e9 for c in costs)
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
