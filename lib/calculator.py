@@ -16,17 +16,24 @@ from .recompute.article2 import mosaic_a100_hours, palm_chip_hours
 from .words import error, words
 
 def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs) -> str:
-    """The calculator's sentence; a ValueError for any bad input."""
+    """The calculator's sentence; a ValueError for any bad input, or one the sliders could not be set
+    to (RANGES; the budget from nothing to BUDGET_EUR_MAX)."""
     text = words(lang)["calculator"]
+    gpus, days, price = (compute.within(ERROR_NAMES.get(name, name), value, low, high, whole=step == 1)
+                         for (name, (low, high, step)), value in zip(RANGES.items(), (gpus, days, price)))
+    budget_eur = compute.within("budget", budget_eur, 0, BUDGET_EUR_MAX)
     hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
     cost = compute.rental_cost(hours, price)
     usd = compute.convert(budget_eur, "EUR", "USD", inputs.budget_rate_date)
     cluster_hours = compute.hours_bought(usd, compute.rental_cost(compute.gpu_hours(gpus, 1), price))
+    # Less than an hour of the cluster reads in minutes (as the chapter writes the frontier's fraction).
+    bought = (Figure.of(cluster_hours, "hour", decimals=2) if cluster_hours >= 1
+              else Figure.of(cluster_hours * 60, "minute", decimals=1))
     return text["result"].format(
         hours=Figure.of(hours, "GPU-hour").format(lang),
         cost=Figure.of(cost, "USD", decimals=2).format(lang),
         budget_usd=Figure.of(usd, "USD", decimals=2).format(lang),
-        budget_hours=Figure.of(cluster_hours, "hour", decimals=2).format(lang),
+        budget_hours=bought.format(lang),
     )
 
 
@@ -45,6 +52,8 @@ def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt
         "price": widgets.FloatText(value=price, description=text["price"]),
         "budget": widgets.FloatText(value=i.budget_eur, description=text["budget"]),
     }
+    for field in (run, *fields.values()):
+        field.style.description_width = "initial"
     result = widgets.HTML()
 
     def update(_=None):
@@ -71,6 +80,10 @@ RANGES = {"gpus": (1, 10000, 1), "days": (1, 120, 0.01), "price": (0.5, 8, 0.01)
 # The sliders' signal names: their own, so that a page's other charts (the OPT price slider) keep theirs.
 SIGNALS = {name: f"calc_{name}" for name in RANGES}
 PRESET_SIGNAL = "calc_run"
+# How a bad input is named in its message (lib/data/words, errors.names).
+ERROR_NAMES = {"price": "price_per_gpu_hour"}
+# The live calculator's budget box: from nothing to a million euros.
+BUDGET_EUR_MAX = 1e6
 
 
 def rental_presets(i: Inputs) -> dict[str, tuple[float, float, float]]:

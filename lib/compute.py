@@ -19,9 +19,9 @@ class BadInput(ValueError):
     a key of the "errors" table in lib/data/words), so a calculator can say it in the reader's
     language. str() is the English message for developers."""
 
-    def __init__(self, name: str, problem: str, message: str):
+    def __init__(self, name: str, problem: str, message: str, limits: tuple[float, float] | None = None):
         super().__init__(message)
-        self.name, self.problem = name, problem
+        self.name, self.problem, self.limits = name, problem, limits
 
 
 def _number(name: str, x, *, allow_zero: bool = False) -> float:
@@ -40,6 +40,18 @@ def _fraction(name: str, x) -> float:
     x = _number(name, x)
     if x > 1:
         raise BadInput(name, "fraction", f"{name} is a fraction between 0 and 1, got {x:g}")
+    return x
+
+
+def within(name: str, x, low: float, high: float, *, whole: bool = False) -> float:
+    """A calculator's input inside the range its controls allow (the static page's sliders): the
+    live calculators refuse what the static ones cannot be set to, so no figure goes unwritten
+    (1e300 GPUs) or reads as nonsense (2.5 GPUs)."""
+    x = _number(name, x, allow_zero=low <= 0)
+    if whole and x != int(x):
+        raise BadInput(name, "whole", f"{name} must be a whole number, got {x:g}")
+    if not low <= x <= high:
+        raise BadInput(name, "range", f"{name} must be between {low:g} and {high:g}, got {x:g}", (low, high))
     return x
 
 

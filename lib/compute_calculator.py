@@ -69,7 +69,14 @@ def start_figures(i: Inputs) -> dict[str, Figure]:
 def readout(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
             i: Inputs) -> dict[str, str]:
     """The calculator's lines, computed by lib.compute and written by lib.figure: the model, the
-    chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.compute.BadInput) for bad input."""
+    chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.compute.BadInput) for bad input,
+    or one the static calculator's controls could not be set to (RANGES)."""
+    for name, value, scale in (("params", params, BILLION), ("tokens", tokens, BILLION),
+                               ("utilisation", utilisation, 1), ("price", price, 1)):
+        low, high, _ = RANGES[name]
+        # Checked in the controls' units (parameters and tokens in billions), which the message names.
+        name = "price_per_gpu_hour" if name == "price" else name
+        compute.within(name, compute._number(name, value) / scale, low, high)
     flops = compute.training_flops(params, tokens, i.flops_per_param_token)
     hours = compute.flops_to_device_hours(flops, peak, utilisation)
     cost = compute.rental_cost(hours, price)

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 import pandas as pd
 
 from . import budget as b
-from . import charts
+from . import charts, compute
 from .budget_page import _memory as memory_figure
 from .figure import Figure
 from .inputs import Inputs, load_inputs
@@ -75,6 +75,9 @@ def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, i
     """The calculator's lines in `lang`, by LINES; a ValueError for any bad input."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_memory"]
+    # What the static calculator's sliders allow: a whole rank, a GPU of whole gigabytes.
+    rank = compute.within("rank", rank, *RANGES["rank"][:2], whole=True)
+    gpu_gb = compute.within("device_gb", gpu_gb, *RANGES["gpu"][:2], whole=True)
     full, lora = memories(model, precision, rank, i)
     fits = {job: text["fits"] if b.fits(m.total, gpu_gb) else text["no_fit"] for job, m in (("full", full), ("lora", lora))}
     return {
@@ -116,6 +119,8 @@ def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
         "rank": widgets.FloatText(value=i.lora_rank, description=text["rank"]),
         "gpu": widgets.FloatText(value=i.h100_sxm_memory, description=text["gpu"]),
     }
+    for field in fields.values():
+        field.style.description_width = "initial"
     result = widgets.HTML()
 
     def update(_=None):

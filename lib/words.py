@@ -40,7 +40,10 @@ def error(exc: Exception, lang: str) -> str:
     table = words(lang)["errors"]
     problem, name = getattr(exc, "problem", None), getattr(exc, "name", None)
     if problem in table and name:
-        return table[problem].format(name=table["names"].get(name, name))
+        from .fmt import number  # lib.fmt reads this module's tables
+
+        low, high = (number(v, lang, 2 if v != int(v) else 0) for v in getattr(exc, "limits", None) or (0, 0))
+        return table[problem].format(name=table["names"].get(name, name), low=low, high=high)
     return table["invalid"]
 
 

@@ -20,7 +20,9 @@ def test_calculator_starts_from_the_sourced_inputs(lang):
 
 
 @pytest.mark.parametrize("lang, bad, words", [("es", -8, "No se puede calcular. GPU: tiene que ser mayor que cero."),
-                                               ("en", float("nan"), "Cannot compute. GPUs: must be a finite number.")])
+                                               ("en", float("nan"), "Cannot compute. GPUs: must be a finite number."),
+                                               ("es", 2.5, "No se puede calcular. GPU: tiene que ser un número entero."),
+                                               ("en", 1e300, "Cannot compute. GPUs: must be between 1 and 10,000.")])
 def test_bad_input_shows_a_message_and_no_number(lang, bad, words):
     box = rental_calculator(lang, load_inputs())
     _, gpus, *_, result = box.children
@@ -41,13 +43,18 @@ def test_choosing_a_run_fills_its_values_and_the_result(lang):
         assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
 
 
+@pytest.mark.parametrize("lang, budget, minutes", [("es", 200, "minutos"), ("en", 200, "minutes")])
+def test_less_than_an_hour_of_the_cluster_reads_in_minutes(lang, budget, minutes):
+    assert minutes in describe(992, 56, 2.79, budget, lang, load_inputs())
+
+
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'de'"):
         rental_calculator("de")
 
 
 def test_describe_refuses_a_budget_below_zero():
-    with pytest.raises(ValueError, match="amount must be zero or positive"):
+    with pytest.raises(ValueError, match="budget must be zero or positive"):
         describe(8, 1, 2.0, -200, "en", load_inputs())
 
 

@@ -154,17 +154,19 @@ def test_the_live_calculator_follows_its_boxes_and_menu(lang):
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [
-    ("es", 3, 1.5, "No se puede calcular. Utilización: es una fracción entre 0 y 1."),
+    ("es", 3, 1.5, "No se puede calcular. Utilización: tiene que estar entre 0,05 y 1."),
     ("es", 0, -7, "No se puede calcular. Parámetros: tiene que ser mayor que cero."),
     ("en", 1, float("nan"), "Cannot compute. Tokens: must be a finite number."),
     ("en", 4, 0, "Cannot compute. Price per GPU-hour: must be more than zero."),
+    ("en", 4, 1e300, "Cannot compute. Price per GPU-hour: must be between 0.50 and 10."),
+    ("es", 0, 1e-9, "No se puede calcular. Parámetros: tiene que estar entre 1 y 1.000."),
 ])
 def test_bad_input_shows_a_message_and_no_number(lang, field, bad, message):
     box = compute_calculator(lang, I)
     box.children[field].value = bad
     result = box.children[-1].value
     assert result == message
-    assert not re.search(r"\d", result.replace("0 y 1", "")) and "$" not in result
+    assert not re.search(r"\d", re.sub(r"(entre|between) \S+ (y|and) \S+", "", result)) and "$" not in result
 
 
 def test_unknown_language_is_refused():
