@@ -15,9 +15,10 @@ from .recompute.article1 import budget_usd, cheapest_single_h100, opt_wall_clock
 from .recompute.article2 import mosaic_a100_hours, palm_chip_hours
 from .words import error, words
 
-def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs) -> str:
-    """The calculator's sentence; a ValueError for any bad input, or one the sliders could not be set
-    to (RANGES; the budget from nothing to BUDGET_EUR_MAX)."""
+def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs,
+             run: str = "") -> str:
+    """The calculator's sentence (in the units of the chosen run); a ValueError for any bad input, or
+    one the sliders could not be set to (RANGES; the budget from nothing to BUDGET_EUR_MAX)."""
     text = words(lang)["calculator"]
     gpus, days, price = (compute.within(ERROR_NAMES.get(name, name), value, low, high, whole=step == 1)
                          for (name, (low, high, step)), value in zip(RANGES.items(), (gpus, days, price)))
@@ -30,7 +31,7 @@ def describe(gpus: float, days: float, price: float, budget_eur: float, lang: st
     bought = (Figure.of(cluster_hours, "hour", decimals=2) if cluster_hours >= 1
               else Figure.of(cluster_hours * 60, "minute", decimals=1))
     return text["result"].format(
-        hours=Figure.of(hours, "GPU-hour").format(lang),
+        hours=Figure.of(hours, units(run)[1]).format(lang),
         cost=Figure.of(cost, "USD", decimals=2).format(lang),
         budget_usd=Figure.of(usd, "USD", decimals=2).format(lang),
         budget_hours=bought.format(lang),
@@ -59,7 +60,7 @@ def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt
     def update(_=None):
         try:
             result.value = describe(fields["gpus"].value, fields["days"].value, fields["price"].value,
-                                    fields["budget"].value, lang, i)
+                                    fields["budget"].value, lang, i, run.value)
         except ValueError as exc:
             result.value = text["error"].format(message=error(exc, lang))
 
@@ -87,23 +88,33 @@ BUDGET_EUR_MAX = 1e6
 
 
 def rental_presets(i: Inputs) -> dict[str, tuple[float, float, float]]:
-    """The runs the book prices, as (GPUs or chips, days, price per GPU-hour), each at the price its
-    chapter uses: OPT's logbook days at Lambda's A100 price; LLaMA 65B's Table 15 hours at Azure's
-    on-demand price of 2022; PaLM's reported chip-hours, over its main pod, at the on-demand TPU v4
-    price; MosaicML's A100-hours (6ND at LLaMA's utilisation) at Azure's 3-year price; and what the
-    article's budget rents of the cheapest single H100."""
+    """The runs the book prices, as (GPUs or chips, days, price per device-hour), each as its chapter
+    prices it: OPT's logbook days at Lambda's A100 price; LLaMA 65B's Table 15 hours at Azure's
+    on-demand price of 2022; PaLM's main phase (its chips and hours) at the on-demand TPU v4 price
+    (the high end of the second chapter's rebuild); MosaicML's A100-hours (6ND at LLaMA's
+    utilisation) at the price its own figure implies; and what the article's budget rents of the
+    cheapest single H100."""
     llama_days = i.llama_65b_gpu_hours / i.llama_gpus / compute.HOURS_PER_DAY
-    palm_days = palm_chip_hours(i)["reported"] / i.palm_chips_main / compute.HOURS_PER_DAY
-    mosaic_days = mosaic_a100_hours(i) / i.mosaic_gpus / compute.HOURS_PER_DAY
+    palm_days = i.palm_hours_main / compute.HOURS_PER_DAY
+    mosaic_hours = mosaic_a100_hours(i)
     _, h100 = cheapest_single_h100(i)
     budget_days = compute.hours_bought(budget_usd(i), h100) / compute.HOURS_PER_DAY
     return {
         "opt": (i.opt_gpus, float(opt_wall_clock_days(i)), i.lambda_a100_sxm_8x),
         "llama": (i.llama_gpus, llama_days, i.azure_a100_2022_on_demand),
         "palm": (i.palm_chips_main, palm_days, i.tpu_v4_price_on_demand),
-        "mosaic": (i.mosaic_gpus, mosaic_days, i.azure_a100_2022_3yr),
+        "mosaic": (i.mosaic_gpus, mosaic_hours / i.mosaic_gpus / compute.HOURS_PER_DAY, i.mosaic_cost / mosaic_hours),
         "budget": (1.0, budget_days, h100),
     }
+
+
+# The runs counted in chips rather than GPUs (PaLM's TPU v4), and their units.
+CHIP_RUNS = ("palm",)
+
+
+def units(run: str) -> tuple[str, str]:
+    """The device and device-hour units a run is counted in: TPU chips for PaLM, GPUs otherwise."""
+    return ("chip", "chip-hour") if run in CHIP_RUNS else ("GPU", "GPU-hour")
 
 
 def days_figure(days: float) -> Figure:
@@ -112,16 +123,34 @@ def days_figure(days: float) -> Figure:
     return Figure.of(days, "day", decimals=0 if days == int(days) else 2)
 
 
-def rental_lines(lang: str, gpus: str, days: str, price: str) -> dict[str, str]:
-    """The readout's three lines as Vega expressions of the named signals or fields: the inputs,
-    the GPU-hours (GPUs × days × 24) and the cost (GPU-hours × price)."""
+def rental_lines(lang: str, gpus: str, days: str, price: str, chips: str = "false") -> dict[str, str]:
+    """The readout's four lines as Vega expressions of the named signals or fields: the devices and
+    days, the price, the device-hours (devices × days × 24) and the cost (device-hours × price); in
+    chips and chip-hours where the expression `chips` is true (units)."""
     hours = f"{gpus} * {days} * {compute.HOURS_PER_DAY}"
+
+    def either(expr) -> str:
+        return f"({chips} ? {expr(*units(CHIP_RUNS[0]))} : {expr(*units(''))})"
+
     return {
-        "inputs": f"{charts.count_expr(gpus, 'GPU', lang)} + ' × ' + {charts.count_expr(days, 'day', lang, decimals=2)}"
-                  f" + ' × ' + {charts.price_expr(price, lang)}",
-        "hours": charts.count_expr(hours, "GPU-hour", lang),
+        "devices": either(lambda device, _: f"{charts.count_expr(gpus, device, lang)} + ' × '"
+                                            f" + {charts.count_expr(days, 'day', lang, decimals=2)}"),
+        "rate": either(lambda _, per: f"'× ' + {charts.price_expr(price, lang, per)}"),
+        "hours": either(lambda _, device_hour: charts.count_expr(hours, device_hour, lang)),
         "cost": charts.money_expr(f"{hours} * {price}", lang),
     }
+
+
+def rental_readout(lang: str, gpus: float, days: float, price: float, run: str = "") -> list[str]:
+    """The readout's lines as lib writes them (what rental_lines computes in Vega)."""
+    device, device_hour = units(run)
+    hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
+    return [
+        f"{Figure.of(gpus, device).format(lang)} × {days_figure(days).format(lang)}",
+        f"× {Figure.of(price, 'USD/' + device_hour).format(lang)}",
+        Figure.of(hours, device_hour).format(lang),
+        Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
+    ]
 
 
 def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) -> alt.Chart:
@@ -130,8 +159,8 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
     (tests/test_calculator.py renders it on a grid and compares with lib.compute and lib.figure).
 
     Choosing a run moves the sliders to its values: each slider's value is an expression of the
-    chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderer
-    makes Vega re-evaluate it whenever the run changes (usermeta "react", offline_renderer)."""
+    chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderers
+    make Vega evaluate it again whenever the run changes (usermeta "react", charts.react_patch)."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
     presets = rental_presets(i)
@@ -149,13 +178,15 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
         chosen = " : ".join(f"{PRESET_SIGNAL} == '{key}' ? {values[n]!r}" for key, values in presets.items())
         params.append(alt.param(name=SIGNALS[name], value=float(presets[start][n]), expr=f"{chosen} : {presets[start][n]!r}",
                                 bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " ")))
-    lines = rental_lines(lang, *SIGNALS.values())
+    lines = rental_lines(lang, *SIGNALS.values(), chips=" || ".join(f"{PRESET_SIGNAL} == '{run}'" for run in CHIP_RUNS))
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     expr = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
-    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=16, x=5).encode(
+    # Narrow enough for a phone's column (390 px less the page's margins), as the other calculators.
+    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params).properties(
-        title=text["title"], width=420, height=alt.Step(28), description=text["title"],
+        title=alt.Title(text["title"], subtitle=text["subtitle"]), width=320, height=alt.Step(24),
+        description=f"{text['title']}: {text['subtitle']}",
         usermeta={"lang": lang, "react": {signal: PRESET_SIGNAL for signal in SIGNALS.values()}},
     )
     return charts.readable(chart)

@@ -82,9 +82,10 @@ def count_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
     return f"{number} + ({rounded} == 1 ? ' {one}' : ' {many}')"
 
 
-def price_expr(value: str, lang: str) -> str:
-    """A Vega expression writing a price per GPU-hour as fmt does: 2,79 dólares por GPU-hora / $2.79 per GPU-hour."""
-    per = fmt.per_unit("GPU-hour", lang)
+def price_expr(value: str, lang: str, unit: str = "GPU-hour") -> str:
+    """A Vega expression writing a price per GPU-hour (or per `unit`) as fmt does: 2,79 dólares por
+    GPU-hora / $2.79 per GPU-hour."""
+    per = fmt.per_unit(unit, lang)
     if fmt.locale(lang) == "es_ES":
         return f"format({value}, ',.2f') + ' {words('es')['currency']['USD']} {per}'"
     return f"'$' + format({value}, ',.2f') + ' {per}'"
@@ -95,28 +96,41 @@ def offline_renderer(spec: dict, **_) -> dict:
     text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
     svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
-    options = json.dumps({"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}, sort_keys=True)
-    react = spec.get("usermeta", {}).get("react")
-    if react:
-        # Vega-Lite gives a parameter bound to an input its expression as "init", evaluated once.
-        # `react` maps such a parameter to the signal (a calculator's chosen run) whose every change
-        # evaluates it again; the bound input follows, and stays free to move afterwards.
-        options = (f"Object.assign({options}, {{patch: function (vg) {{ var r = {json.dumps(react, sort_keys=True)};"
-                   " (vg.signals || []).forEach(function (s) { if (r[s.name] && s.init)"
-                   " { s.on = [{events: {signal: r[s.name]}, update: s.init}]; } }); return vg; }})")
+    options = {"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}
+    patch = react_patch(spec)  # a calculator's presets move its sliders
+    options = json.dumps(options | ({"patch": patch} if patch else {}), sort_keys=True)
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
-        f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}); }} }})();</script>"
+        f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}).then(function () {{"
+        # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
+        f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
+        f" fit(); window.addEventListener('resize', fit); }}); }} }})();</script>"
     )
     return {"text/html": html}
 
 
+def react_patch(spec: dict) -> list[dict]:
+    """The `usermeta.react` of a spec as a JSON Patch of its compiled Vega (vega-embed's `patch`
+    option, which must be JSON where Altair's renderer writes it): each listed signal gets an `on`
+    handler that evaluates its expression again whenever the named signal changes. The signals'
+    places come from vl-convert's compiler, of the Vega-Lite version Altair loads (VL_VERSION)."""
+    react = spec.get("usermeta", {}).get("react") or {}
+    if not react:
+        return []
+    signals = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION).get("signals", [])
+    return [{"op": "add", "path": f"/signals/{n}/on", "value": [{"events": {"signal": react[s["name"]]}, "update": s["init"]}]}
+            for n, s in enumerate(signals) if s.get("name") in react and "init" in s]
+
+
 def jupyter_renderer(spec: dict, **_) -> dict:
-    """Altair's own HTML renderer, with the page's number style: for JupyterLab and Notebook (on
-    Binder), where the book's Vega bundle is not loaded and Altair loads Vega itself."""
+    """Altair's own HTML renderer, with the page's number style and the calculators' presets: for
+    JupyterLab and Notebook (on Binder), where the book's Vega bundle is not loaded and Altair
+    loads Vega itself."""
     lang = spec.get("usermeta", {}).get("lang", "en")
-    return html_renderer(spec, embed_options={"actions": False, "formatLocale": d3_locale(lang)})
+    options = {"actions": False, "formatLocale": d3_locale(lang)}
+    patch = react_patch(spec)
+    return html_renderer(spec, embed_options=options | ({"patch": patch} if patch else {}))
 
 
 def renderer_name(environ=os.environ) -> str:

@@ -81,15 +81,21 @@ def readout(lang: str, params: float, tokens: float, peak: float, utilisation: f
     hours = compute.flops_to_device_hours(flops, peak, utilisation)
     cost = compute.rental_cost(hours, price)
     of_peak = words(lang)["calculator_compute"]["of_peak"]
+    unit = device_hour(peak, i)
     return {
-        "model": f"{Figure.of(params, 'parameter', compact=True, decimals=1).format(lang)} × "
-                 f"{Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
-        "device": f"{device_name(peak, lang, i)} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} "
-                  f"{of_peak} · {Figure.of(price, 'USD/GPU-hour').format(lang)}",
+        "model": Figure.of(params, "parameter", compact=True, decimals=1).format(lang),
+        "data": f"× {Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
+        "device": f"{device_name(peak, lang, i)} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {of_peak}",
+        "rate": Figure.of(price, "USD/" + unit).format(lang),
         "flops": Figure.of(flops, "FLOP").format(lang),
-        "hours": Figure.of(hours, "GPU-hour").format(lang),
+        "hours": Figure.of(hours, unit).format(lang),
         "cost": Figure.of(cost, "USD", decimals=2).format(lang),
     }
+
+
+def device_hour(peak: float, i: Inputs) -> str:
+    """The unit the chosen chip's hours are counted in: chip-hours for the TPU, GPU-hours otherwise."""
+    return "chip-hour" if peak == devices(i)["tpu_v4"] else "GPU-hour"
 
 
 def describe(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
@@ -147,12 +153,14 @@ def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: s
     for key, value in reversed(devices(i).items()):
         device = f"{peak} == {value!r} ? {json.dumps(names[key], ensure_ascii=False)} : {device}"
     of_peak = words(lang)["calculator_compute"]["of_peak"]
+    tpu = f"{peak} == {devices(i)['tpu_v4']!r}"
     return {
-        "model": f"{charts.compact_count_expr(n, 'parameter', lang)} + ' × ' + {charts.compact_count_expr(d, 'token', lang)}",
-        "device": f"({device}) + ' · ' + {charts.percent_expr(utilisation, lang)} + ' {of_peak} · ' + "
-                  f"{charts.price_expr(price, lang)}",
+        "model": charts.compact_count_expr(n, "parameter", lang),
+        "data": f"'× ' + {charts.compact_count_expr(d, 'token', lang)}",
+        "device": f"({device}) + ' · ' + {charts.percent_expr(utilisation, lang)} + ' {of_peak}'",
+        "rate": f"({tpu} ? {charts.price_expr(price, lang, 'chip-hour')} : {charts.price_expr(price, lang)})",
         "flops": f"{charts.scientific_expr(flops, lang)} + ' {fmt.unit_word('FLOP', lang, 2)}'",
-        "hours": charts.count_expr(hours, "GPU-hour", lang),
+        "hours": f"({tpu} ? {charts.count_expr(hours, 'chip-hour', lang)} : {charts.count_expr(hours, 'GPU-hour', lang)})",
         "cost": charts.money_large_expr(cost, lang),
     }
 
@@ -182,9 +190,11 @@ def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisat
     lines = compute_lines(lang, *SIGNALS.values(), i)
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     expr = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
-    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=16, x=5).encode(
+    # Narrow enough for a phone's column (390 px less the page's margins), as the other calculators.
+    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params_).properties(
-        title=text["title"], width=460, height=alt.Step(28), usermeta={"lang": lang}, description=text["title"],
+        title=alt.Title(text["title"], subtitle=text["subtitle"]), width=320, height=alt.Step(24),
+        usermeta={"lang": lang}, description=f"{text['title']}: {text['subtitle']}",
     )
     return charts.readable(chart)

@@ -66,9 +66,12 @@ import re
 import vl_convert as vlc
 
 from lib import charts
-from lib.calculator import PRESET_SIGNAL, RANGES, days_figure, rental_chart, rental_lines, rental_presets
+from lib.calculator import PRESET_SIGNAL, RANGES, days_figure, rental_chart, rental_lines, rental_presets, rental_readout
 
-GRID = list(itertools.product((1, 8, 992, 2048, 10000), (1, 2.83, 20.8, 56, 120), (0.5, 1.0, 2.79, 4.1, 8.0)))
+# Every GPU count, length and price of the grid, counted in GPUs and (PaLM's way) in chips.
+GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000), (1, 2.83, 20.8, 56, 120),
+                                                        (0.5, 1.0, 2.79, 4.1, 8.0))
+        for chips in (False, True)]
 
 
 def texts(chart, lang: str) -> list[str]:
@@ -77,12 +80,13 @@ def texts(chart, lang: str) -> list[str]:
     return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
 
 
-def expected(lang: str, gpus: float, days: float, price: float) -> list[str]:
+def expected(lang: str, gpus: float, days: float, price: float, chips: bool = False) -> list[str]:
+    device, device_hour = ("chip", "chip-hour") if chips else ("GPU", "GPU-hour")
     hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
     return [
-        f"{Figure.of(gpus, 'GPU').format(lang)} × {days_figure(days).format(lang)} × "
-        f"{Figure.of(price, 'USD/GPU-hour').format(lang)}",
-        Figure.of(hours, "GPU-hour").format(lang),
+        f"{Figure.of(gpus, device).format(lang)} × {days_figure(days).format(lang)}",
+        f"× {Figure.of(price, 'USD/' + device_hour).format(lang)}",
+        Figure.of(hours, device_hour).format(lang),
         Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
     ]
 
@@ -91,15 +95,21 @@ def expected(lang: str, gpus: float, days: float, price: float) -> list[str]:
 def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    import html
+
     import altair as alt
     import pandas as pd
 
-    lines = rental_lines(lang, "datum.gpus", "datum.days", "datum.price")
-    grid = pd.DataFrame(GRID, columns=["gpus", "days", "price"])
+    lines = rental_lines(lang, "datum.gpus", "datum.days", "datum.price", chips="datum.chips")
+    grid = pd.DataFrame(GRID, columns=["gpus", "days", "price", "chips"])
     grid["row"] = range(len(grid))
+    # The lines go into each point's description (its aria-label in the SVG), not into text marks,
+    # which Vega measures one by one (seconds for this grid); the strings are the same.
     chart = alt.Chart(grid).transform_calculate(**lines).transform_calculate(
-        shown="datum.inputs + ' | ' + datum.hours + ' | ' + datum.cost").mark_text().encode(y="row:O", text="shown:N")
-    got = [t.split(" | ") for t in texts(chart, lang) if " | " in t]
+        shown=" + ' | ' + ".join(f"datum.{name}" for name in lines)
+    ).mark_point().encode(y=alt.Y("row:O", axis=None), description="shown:N")
+    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+    got = [html.unescape(t).split(" | ") for t in re.findall(r'aria-label="([^"]*)"', svg) if " | " in t]
     want = [expected(lang, *point) for point in GRID]
     assert len(got) == len(want)
     wrong = [(w, g) for w, g in zip(want, got) if w != g]
@@ -109,14 +119,28 @@ def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_static_calculator_starts_at_its_run_and_each_run_reads_what_lib_computes(lang):
     """The first picture is the chapter's run; choosing another run gives its values (the spec
-    rendered with that choice), each read back as lib writes it."""
+    rendered with that choice) in its units, each read back as lib writes it."""
     i = load_inputs()
     spec = rental_chart(lang, "llama", i).to_dict()
-    assert texts(spec, lang)[:3] == expected(lang, *rental_presets(i)["llama"])
+    assert texts(spec, lang)[:4] == expected(lang, *rental_presets(i)["llama"])
     for key, values in rental_presets(i).items():
         run = next(p for p in spec["params"] if p["name"] == PRESET_SIGNAL)
         run["value"] = key
-        assert texts(spec, lang)[:3] == expected(lang, *values), key
+        assert texts(spec, lang)[:4] == expected(lang, *values, chips=key == "palm") == rental_readout(lang, *values, key)
+
+
+def test_each_run_is_priced_as_its_chapter_prices_it():
+    """PaLM's main phase at the on-demand TPU v4 price is the high end of the second chapter's
+    rebuild; MosaicML's run at its implied price is its own published figure."""
+    from lib.claims import load_claims
+    from lib.recompute.article2 import palm_cost
+
+    i = load_inputs()
+    presets = rental_presets(i)
+    cost = {key: compute.rental_cost(compute.gpu_hours(g, compute.days_to_hours(d)), p) for key, (g, d, p) in presets.items()}
+    palm = palm_cost(i, load_claims()).figures["rebuilt"]
+    assert cost["palm"] == pytest.approx(palm.high)
+    assert cost["mosaic"] == pytest.approx(i.mosaic_cost)
 
 
 def test_the_static_calculator_refuses_an_unknown_run_and_keeps_every_run_in_its_sliders():

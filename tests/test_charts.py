@@ -73,3 +73,19 @@ def test_jupyterlab_gets_a_live_chart_and_the_book_its_offline_one():
     html = charts.jupyter_renderer(spec)["text/html"]
     assert json.dumps(charts.d3_locale("es")["decimal"]) in html and "formatLocale" in html
     assert "vegaEmbed" in html
+
+
+def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
+    """Each slider of the rental calculator gets an `on` handler for the chosen run, at its own place
+    among the compiled signals; a chart with no presets gets no patch."""
+    import vl_convert as vlc
+
+    from lib.calculator import PRESET_SIGNAL, SIGNALS, rental_chart
+
+    spec = rental_chart("es").to_dict()
+    patch = charts.react_patch(spec)
+    signals = vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION)["signals"]
+    assert sorted(signals[int(op["path"].split("/")[2])]["name"] for op in patch) == sorted(SIGNALS.values())
+    assert all(op["value"][0]["events"] == {"signal": PRESET_SIGNAL} for op in patch)
+    assert charts.react_patch(charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()) == []
+    assert '"patch"' in charts.jupyter_renderer(spec)["text/html"] and '"patch"' in charts.offline_renderer(spec)["text/html"]

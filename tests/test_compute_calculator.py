@@ -53,18 +53,20 @@ def figures(params: float, tokens: float, peak: float, utilisation: float, price
 
 
 def expected(lang: str, params_b: float, tokens_b: float, peak: float, utilisation: float, price: float) -> list[str]:
-    """The five lines as lib.compute and lib.figure give them (parameters and tokens in billions)."""
+    """The seven lines as lib.compute and lib.figure give them (parameters and tokens in billions;
+    the TPU's hours are chip-hours)."""
     params, tokens = params_b * BILLION, tokens_b * BILLION
     flops, hours, cost = figures(params, tokens, peak, utilisation, price)
     w = words(lang)["calculator_compute"]
-    chip = w["devices"][next(key for key, value in devices(I).items() if value == peak)]
+    key = next(key for key, value in devices(I).items() if value == peak)
+    unit = "chip-hour" if key == "tpu_v4" else "GPU-hour"
     return [
-        f"{Figure.of(params, 'parameter', compact=True, decimals=1).format(lang)} × "
-        f"{Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
-        f"{chip} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {w['of_peak']} · "
-        f"{Figure.of(price, 'USD/GPU-hour').format(lang)}",
+        Figure.of(params, 'parameter', compact=True, decimals=1).format(lang),
+        f"× {Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
+        f"{w['devices'][key]} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {w['of_peak']}",
+        Figure.of(price, f"USD/{unit}").format(lang),
         Figure.of(flops, "FLOP").format(lang),
-        Figure.of(hours, "GPU-hour").format(lang),
+        Figure.of(hours, unit).format(lang),
         Figure.of(cost, "USD", decimals=2).format(lang),
     ]
 
@@ -104,9 +106,9 @@ def test_the_static_calculator_starts_where_the_chapter_does(lang):
     """LLaMA 65B on the A100 at the utilisation its reported hours imply: the readout gives back
     those hours, as the chapter glues them (costs.flops.llama.hours)."""
     s = start(I)
-    shown = texts(compute_chart(lang, **s, inputs=I).to_dict(), lang)[:5]
+    shown = texts(compute_chart(lang, **s, inputs=I).to_dict(), lang)[:7]
     assert shown == expected(lang, s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"])
-    assert shown[3] == Figure.of(I.llama_65b_gpu_hours, "GPU-hour").format(lang)
+    assert shown[5] == Figure.of(I.llama_65b_gpu_hours, "GPU-hour").format(lang)
 
 
 def test_the_static_calculator_refuses_values_outside_its_sliders():
@@ -138,7 +140,7 @@ def test_the_live_calculator_starts_from_the_sourced_inputs(lang):
     *fields, result = box.children
     s = start(I)
     assert [f.value for f in fields] == [s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"]]
-    for line in expected(lang, *(f.value for f in fields))[2:]:
+    for line in expected(lang, *(f.value for f in fields))[4:]:
         assert line in result.value
 
 
@@ -149,7 +151,7 @@ def test_the_live_calculator_follows_its_boxes_and_menu(lang):
     params.value, tokens.value, utilisation.value, price.value = 7, 2000, 0.4, 2.5
     chip.value = devices(I)["h100"]
     assert chip.label == words(lang)["calculator_compute"]["devices"]["h100"]
-    for line in expected(lang, 7, 2000, devices(I)["h100"], 0.4, 2.5)[2:]:
+    for line in expected(lang, 7, 2000, devices(I)["h100"], 0.4, 2.5)[4:]:
         assert line in result.value
 
 
