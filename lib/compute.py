@@ -192,5 +192,23 @@ def ecb_rates(currency: str, start: dt.date, end: dt.date) -> dict[dt.date, floa
     return rates
 
 
+@lru_cache(maxsize=8)
+def ecb_series(currency: str) -> tuple[tuple[dt.date, float], ...]:
+    """Every ECB reference rate of `currency` per euro in the shipped data, oldest first (read once:
+    searching it day by day through ecb_rate takes seconds)."""
+    ecb = _ecb()
+    if currency not in ecb.currencies:
+        raise ValueError(f"unknown currency '{currency}': the ECB reference rates have no such code")
+    day, last, series = ecb.bounds[currency].first_date, ecb.bounds[currency].last_date, []
+    while day <= last:
+        if day.weekday() < 5:  # no reference rate on weekends
+            try:
+                series.append((day, ecb.convert(1, "EUR", currency, date=day)))
+            except RateNotFoundError:
+                pass  # a TARGET holiday
+        day += dt.timedelta(days=1)
+    return tuple(series)
+
+
 def last_ecb_date(currency: str = "USD") -> dt.date:
     return _ecb().bounds[currency].last_date

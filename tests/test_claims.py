@@ -183,9 +183,10 @@ def changed_inputs():
 def verdict_changes() -> dict[str, set[str]]:
     """For each claim, the inputs whose change alone changes its verdict or the mismatches it names."""
     changes: dict[str, set[str]] = {cid: set() for cid in CHECKED}
+    claims = load_claims()
     for name, inputs in changed_inputs():
         try:
-            after = check_all(inputs)
+            after = check_all(inputs, claims=claims)
         except ValueError:
             continue  # an impossible input (a utilisation above 1, an end before its start) is refused
         for c in after:
@@ -217,10 +218,13 @@ def test_the_same_fact_gets_the_same_verdict(pair):
 
 # ---------------------------------------------------------------- every input moves a chapter figure
 
+CLAIMS = load_claims()
+
+
 def snapshot(inputs) -> dict:
     """Every figure and verdict the chapters glue (the inputs table of the method page left out)."""
     values = {}
-    for checked in check_all(inputs):
+    for checked in check_all(inputs, claims=CLAIMS):
         for name, figure in checked.figures().items():
             values[f"{checked.claim.id}.{name}"] = figure.raw()
         values[f"{checked.claim.id}.verdict"] = checked.verdict

@@ -267,14 +267,12 @@ def budget_usd(i) -> float:
 @lru_cache(maxsize=64)
 def last_day_at_rate(low: float, high: float, before: dt.date) -> dt.date | None:
     """The last day before `before` on which the ECB's dollars per euro were between low and high."""
-    day = before
-    for _ in range(3660):  # ten years back at most
-        day -= dt.timedelta(days=1)
-        try:
-            if low <= k.ecb_rate("USD", day) <= high:
-                return day
-        except ValueError:
-            continue  # a day with no rate
+    earliest = before - dt.timedelta(days=3660)  # ten years back at most
+    for day, rate in reversed(k.ecb_series("USD")):
+        if day < earliest:
+            break
+        if day < before and low <= rate <= high:
+            return day
     return None
 
 
