@@ -191,10 +191,14 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
                 await page.screenshot(path=screenshots / f"{key}-{DESKTOP['width']}.png")
             # The same page loaded on a phone (resizing instead would catch the theme's sidebars
             # mid-transition).
+            # From the browser's cache: the phone load is checked for errors, requests and width; its
+            # weight is the first visit's.
+            await cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
             await page.set_viewport_size(PHONE)
             await page.evaluate("localStorage.clear()")
             phone = current["visit"] = Visit(url)
             await page.goto(url, wait_until="load")
+            await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
             if chart:
                 await page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
             result["phone"] = phone
