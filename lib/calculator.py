@@ -185,7 +185,7 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
     chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params).properties(
-        title=alt.Title(text["title"], subtitle=text["subtitle"]), width=320, height=alt.Step(24),
+        title=alt.Title(text["title"], subtitle=text["subtitle"], anchor="start"), width=320, height=alt.Step(24),
         description=f"{text['title']}: {text['subtitle']}",
         usermeta={"lang": lang, "react": {signal: PRESET_SIGNAL for signal in SIGNALS.values()}},
     )

@@ -194,7 +194,7 @@ def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisat
     chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params_).properties(
-        title=alt.Title(text["title"], subtitle=text["subtitle"]), width=320, height=alt.Step(24),
+        title=alt.Title(text["title"], subtitle=text["subtitle"], anchor="start"), width=320, height=alt.Step(24),
         usermeta={"lang": lang}, description=f"{text['title']}: {text['subtitle']}",
     )
     return charts.readable(chart)
