@@ -61,23 +61,15 @@ def test_describe_refuses_a_budget_below_zero():
 # ---------------------------------------------------------------- the static calculator agrees with lib
 
 import itertools
-import re
 
-import vl_convert as vlc
-
-from lib import charts
 from lib.calculator import PRESET_SIGNAL, RANGES, days_figure, rental_chart, rental_lines, rental_presets, rental_readout
+
+from .vega import grid_readouts, texts
 
 # Every GPU count, length and price of the grid, counted in GPUs and (PaLM's way) in chips.
 GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000), (1, 2.83, 20.8, 56, 120),
                                                         (0.5, 1.0, 2.79, 4.1, 8.0))
         for chips in (False, True)]
-
-
-def texts(chart, lang: str) -> list[str]:
-    spec = chart if isinstance(chart, dict) else chart.to_dict()
-    svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
 
 
 def expected(lang: str, gpus: float, days: float, price: float, chips: bool = False) -> list[str]:
@@ -95,21 +87,10 @@ def expected(lang: str, gpus: float, days: float, price: float, chips: bool = Fa
 def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
-    import html
-
-    import altair as alt
     import pandas as pd
 
     lines = rental_lines(lang, "datum.gpus", "datum.days", "datum.price", chips="datum.chips")
-    grid = pd.DataFrame(GRID, columns=["gpus", "days", "price", "chips"])
-    grid["row"] = range(len(grid))
-    # The lines go into each point's description (its aria-label in the SVG), not into text marks,
-    # which Vega measures one by one (seconds for this grid); the strings are the same.
-    chart = alt.Chart(grid).transform_calculate(**lines).transform_calculate(
-        shown=" + ' | ' + ".join(f"datum.{name}" for name in lines)
-    ).mark_point().encode(y=alt.Y("row:O", axis=None), description="shown:N")
-    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-    got = [html.unescape(t).split(" | ") for t in re.findall(r'aria-label="([^"]*)"', svg) if " | " in t]
+    got = grid_readouts(pd.DataFrame(GRID, columns=["gpus", "days", "price", "chips"]), lines, lang)
     want = [expected(lang, *point) for point in GRID]
     assert len(got) == len(want)
     wrong = [(w, g) for w, g in zip(want, got) if w != g]

@@ -3,21 +3,20 @@ lib.compute and lib.figure on a grid, it starts where the costs chapter's "From 
 section does, it refuses values outside its sliders; the live widget computes with lib and answers
 bad input with a message in the reader's language and no number."""
 
-import html
 import itertools
 import math
 import re
 
-import altair as alt
 import pandas as pd
 import pytest
-import vl_convert as vlc
 
-from lib import charts, compute
+from lib import compute
 from lib.compute_calculator import (BILLION, RANGES, compute_calculator, compute_chart, compute_lines, devices, start)
 from lib.figure import Figure
 from lib.inputs import load_inputs
 from lib.words import words
+
+from .vega import grid_readouts, texts
 
 I = load_inputs()
 CHIPS = list(devices(I).values())
@@ -39,11 +38,6 @@ GRID += [(1000, 20000, devices(I)["tpu_v4"], 0.05, 10.0), (1000, 12000, devices(
          # Amounts that round into the next scale: a million, and a thousand million (lib and Vega
          # must both write "$1 million" and "$1 billion", not "$1,000,000" or "$1,000 million").
          (7, 200, devices(I)["a100"], 0.05, 6.685713), (942.5, 19862, devices(I)["a100"], 0.05, 0.5)]
-
-
-def texts(spec: dict, lang: str) -> list[str]:
-    svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-    return [re.sub(r"<[^>]+>", "", t) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg)]
 
 
 def figures(params: float, tokens: float, peak: float, utilisation: float, price: float) -> tuple[float, float, float]:
@@ -86,15 +80,7 @@ def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
     lines = compute_lines(lang, "datum.params", "datum.tokens", "datum.peak", "datum.utilisation", "datum.price", I)
-    grid = pd.DataFrame(GRID, columns=["params", "tokens", "peak", "utilisation", "price"])
-    grid["row"] = range(len(grid))
-    # The lines go into each point's description (its aria-label in the SVG), not into text marks:
-    # Vega measures every text it draws, which takes seconds for this grid; the strings are the same.
-    chart = alt.Chart(grid).transform_calculate(**lines).transform_calculate(
-        shown=" + ' | ' + ".join(f"datum.{name}" for name in lines)
-    ).mark_point().encode(y=alt.Y("row:O", axis=None), description="shown:N")
-    svg = vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-    got = [html.unescape(t).split(" | ") for t in re.findall(r'aria-label="([^"]*)"', svg) if " | " in t]
+    got = grid_readouts(pd.DataFrame(GRID, columns=["params", "tokens", "peak", "utilisation", "price"]), lines, lang)
     want = [expected(lang, *point) for point in GRID]
     assert len(got) == len(want)
     wrong = [(w, g) for w, g in zip(want, got) if w != g]
@@ -106,7 +92,7 @@ def test_the_static_calculator_starts_where_the_chapter_does(lang):
     """LLaMA 65B on the A100 at the utilisation its reported hours imply: the readout gives back
     those hours, as the chapter glues them (costs.flops.llama.hours)."""
     s = start(I)
-    shown = texts(compute_chart(lang, **s, inputs=I).to_dict(), lang)[:7]
+    shown = texts(compute_chart(lang, **s, inputs=I), lang)[:7]
     assert shown == expected(lang, s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"])
     assert shown[5] == Figure.of(I.llama_65b_gpu_hours, "GPU-hour").format(lang)
 

@@ -6,13 +6,10 @@ import html
 import itertools
 import re
 
-import altair as alt
 import pandas as pd
 import pytest
-import vl_convert as vlc
 
 from lib import budget as b
-from lib import charts
 from lib.budget_page import _memory
 from lib.figure import Figure
 from lib.inputs import load_inputs
@@ -21,26 +18,13 @@ from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_MODEL, START
 from lib.words import words
 
 from .conftest import LANGS
+from .vega import grid_readouts, texts
 
 I = load_inputs()
 MODELS = [key for key, *_ in b.SIZES]
 # 3 models x 4 precisions x 3 ranks x 2 GPUs = 72 points: every model and precision, the lowest,
 # the chapter's and the highest rank, and GPU memories on either side of several totals.
 GRID = list(itertools.product(MODELS, PRECISIONS, (1, I.lora_rank, 256), (24, 80)))
-
-
-def svg(chart, lang: str) -> str:
-    return vlc.vegalite_to_svg(chart.to_dict(), vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-
-
-def texts(chart, lang: str) -> list[str]:
-    return [html.unescape(re.sub(r"<[^>]+>", "", t)) for t in re.findall(r"<text[^>]*>(.*?)</text>", svg(chart, lang))]
-
-
-def descriptions(chart, lang: str) -> list[str]:
-    """What each mark says (its aria-label): Vega computes it as it computes a text, without
-    measuring the text, which is what makes a grid of long lines slow to draw."""
-    return [html.unescape(label) for label in re.findall(r'aria-label="([^"]*)"', svg(chart, lang))]
 
 
 def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> list[str]:
@@ -70,13 +54,9 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> 
 def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang):
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.budget
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
-    grid = pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu"])
-    grid["row"] = range(len(grid))
-    fields = memory_fields("datum.model", "datum.precision", "datum.rank", I)
-    lines = memory_lines(lang, "datum.rank", "datum.gpu")
-    chart = alt.Chart(grid).transform_calculate(**fields).transform_calculate(**lines).transform_calculate(
-        shown=" + ' | ' + ".join(f"datum.{key}" for key in LINES)).mark_point().encode(y="row:O", description="shown:N")
-    got = [t.split(" | ") for t in descriptions(chart, lang) if " | " in t]
+    got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu"]),
+                        memory_lines(lang, "datum.rank", "datum.gpu"), lang,
+                        fields=memory_fields("datum.model", "datum.precision", "datum.rank", I), order=list(LINES))
     want = [expected(lang, *point) for point in GRID]
     assert len(got) == len(want) == len(GRID)
     wrong = [(p, w, g) for p, w, g in zip(GRID, want, got) if w != g]
