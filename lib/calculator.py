@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import altair as alt
 import ipywidgets as widgets
-import pandas as pd
 
 from . import charts, compute
 from .figure import Figure
 from .inputs import Inputs, load_inputs
 from .recompute.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
-from .recompute.article2 import mosaic_a100_hours, palm_chip_hours
+from .recompute.article2 import mosaic_a100_hours
 from .words import error, words
 
 def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs,
@@ -179,14 +178,5 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
         params.append(alt.param(name=SIGNALS[name], value=float(presets[start][n]), expr=f"{chosen} : {presets[start][n]!r}",
                                 bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " ")))
     lines = rental_lines(lang, *SIGNALS.values(), chips=" || ".join(f"{PRESET_SIGNAL} == '{run}'" for run in CHIP_RUNS))
-    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
-    expr = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
-    # Narrow enough for a phone's column (390 px less the page's margins), as the other calculators.
-    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
-        y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
-    ).add_params(*params).properties(
-        title=alt.Title(text["title"], subtitle=text["subtitle"], anchor="start"), width=320, height=alt.Step(24),
-        description=f"{text['title']}: {text['subtitle']}",
-        usermeta={"lang": lang, "react": {signal: PRESET_SIGNAL for signal in SIGNALS.values()}},
-    )
-    return charts.readable(chart)
+    return charts.readout_chart(lines, params, lang, text["title"], text["subtitle"],
+                                react={signal: PRESET_SIGNAL for signal in SIGNALS.values()})

@@ -457,6 +457,29 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
     ))
 
 
+# ---------------------------------------------------------------- the calculators' readout
+
+def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
+                  fields: dict[str, str] | None = None, react: dict[str, str] | None = None) -> alt.Chart:
+    """A calculator on the static page: its controls (`params`) and a readout, one line of text per
+    Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
+    column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders
+    (react_patch)."""
+    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
+    shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
+    chart = alt.Chart(data)
+    if fields:
+        chart = chart.transform_calculate(**fields)
+    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=14, x=5).encode(
+        y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
+    ).add_params(*params).properties(
+        title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
+        width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
+        usermeta={"lang": lang, **({"react": react} if react else {})},
+    )
+    return readable(chart)
+
+
 # ---------------------------------------------------------------- the memory calculator (budget chapter)
 
 def figure_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:

@@ -11,7 +11,6 @@ import json
 
 import altair as alt
 import ipywidgets as widgets
-import pandas as pd
 
 from . import charts, compute, fmt
 from .budget import h100_peak
@@ -187,14 +186,4 @@ def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisat
     params_.insert(2, alt.param(name=SIGNALS["peak"], value=float(peak), bind=alt.binding_select(
         options=[float(p) for p in chips.values()], labels=[text["devices"][key] for key in chips],
         name=text["device"] + " ")))
-    lines = compute_lines(lang, *SIGNALS.values(), i)
-    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
-    expr = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
-    # Narrow enough for a phone's column (390 px less the page's margins), as the other calculators.
-    chart = alt.Chart(data).transform_calculate(shown=expr).mark_text(align="left", fontSize=14, x=5).encode(
-        y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
-    ).add_params(*params_).properties(
-        title=alt.Title(text["title"], subtitle=text["subtitle"], anchor="start"), width=320, height=alt.Step(24),
-        usermeta={"lang": lang}, description=f"{text['title']}: {text['subtitle']}",
-    )
-    return charts.readable(chart)
+    return charts.readout_chart(compute_lines(lang, *SIGNALS.values(), i), params_, lang, text["title"], text["subtitle"])

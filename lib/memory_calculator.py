@@ -19,7 +19,6 @@ import string
 
 import altair as alt
 import ipywidgets as widgets
-import pandas as pd
 
 from . import budget as b
 from . import charts, compute
@@ -230,15 +229,5 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
                                            name=text[name] + " "))
           for name, value in (("rank", rank), ("gpu", gpu_gb))),
     ]
-    fields = memory_fields(SIGNALS["model"], SIGNALS["precision"], SIGNALS["rank"], i)
-    lines = memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"])
-    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
-    shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
-    # Narrow enough for a phone (390 px): 14 px text, the title from the left edge.
-    chart = alt.Chart(data).transform_calculate(**fields).transform_calculate(shown=shown).mark_text(
-        align="left", fontSize=14, x=0,
-    ).encode(y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N").add_params(*params).properties(
-        title=alt.TitleParams(text["title"], anchor="start"), width=320, height=alt.Step(24),
-        usermeta={"lang": lang}, description=text["title"],
-    )
-    return charts.readable(chart).configure_view(stroke=None)
+    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"]), params, lang, text["title"],
+                                fields=memory_fields(SIGNALS["model"], SIGNALS["precision"], SIGNALS["rank"], i))
