@@ -62,7 +62,7 @@ def test_describe_refuses_a_budget_below_zero():
 
 import itertools
 
-from lib.calculator import PRESET_SIGNAL, RANGES, days_figure, rental_chart, rental_lines, rental_presets, rental_readout
+from lib.calculator import CHIP_RUNS, PRESET_SIGNAL, RANGES, rental_chart, rental_lines, rental_presets, rental_readout
 
 from .vega import grid_readouts, texts
 
@@ -73,14 +73,8 @@ GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000),
 
 
 def expected(lang: str, gpus: float, days: float, price: float, chips: bool = False) -> list[str]:
-    device, device_hour = ("chip", "chip-hour") if chips else ("GPU", "GPU-hour")
-    hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
-    return [
-        f"{Figure.of(gpus, device).format(lang)} × {days_figure(days).format(lang)}",
-        f"× {Figure.of(price, 'USD/' + device_hour).format(lang)}",
-        Figure.of(hours, device_hour).format(lang),
-        Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
-    ]
+    """The readout as lib computes and writes it (lib.compute, lib.figure), in chips for a chip run."""
+    return rental_readout(lang, gpus, days, price, CHIP_RUNS[0] if chips else "")
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -107,7 +101,7 @@ def test_the_static_calculator_starts_at_its_run_and_each_run_reads_what_lib_com
     for key, values in rental_presets(i).items():
         run = next(p for p in spec["params"] if p["name"] == PRESET_SIGNAL)
         run["value"] = key
-        assert texts(spec, lang)[:4] == expected(lang, *values, chips=key == "palm") == rental_readout(lang, *values, key)
+        assert texts(spec, lang)[:4] == expected(lang, *values, chips=key in CHIP_RUNS)
 
 
 def test_each_run_is_priced_as_its_chapter_prices_it():
