@@ -180,13 +180,7 @@ def ecb_rates(currency: str, start: dt.date, end: dt.date) -> dict[dt.date, floa
             raise ValueError(f"{name} must be a date, got {d!r}")
     if end < start:
         raise ValueError(f"end ({end}) is before start ({start})")
-    rates, day = {}, start
-    while day <= end:
-        try:
-            rates[day] = ecb_rate(currency, day)
-        except ValueError:
-            pass  # a weekend or a TARGET holiday: no rate that day
-        day += dt.timedelta(days=1)
+    rates = {day: rate for day, rate in ecb_series(currency) if start <= day <= end}
     if not rates:
         raise ValueError(f"no ECB rate for {currency} between {start} and {end}")
     return rates
