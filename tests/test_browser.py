@@ -360,3 +360,46 @@ def test_each_compute_calculator_control_changes_its_readout_to_what_lib_compute
         want = readout(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak, v["utilisation"], v["price"], i)
         texts = shows(want)
         assert all(line in texts for line in want.values()), (name, want, texts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_visible_contents_buttons_open_the_contents_by_touch_and_keyboard(browser, base, lang):
+    """The buttons a reader sees open the book's contents and the page's contents: tapped on a
+    390 px phone, pressed with Enter from the keyboard; on a desktop the book's button folds the
+    sidebar away. (A second, hidden copy of each button once came first in the page and took the
+    themes' handlers, so the visible ones did nothing.)"""
+    url = f"{base}/{lang}/article1.html"
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block")
+    try:
+        page = phone.new_page()
+        for toggle, dialog in ((".primary-toggle", "pst-primary-sidebar-modal"),
+                               (".secondary-toggle", "pst-secondary-sidebar-modal")):
+            for press in ("tap", "Enter"):
+                page.goto(url, wait_until="load")
+                button = page.locator(f"{toggle}:visible")
+                assert button.count() == 1, f"{toggle}: {button.count()} visible buttons"
+                if press == "tap":
+                    button.tap()
+                else:
+                    button.focus()
+                    page.keyboard.press("Enter")
+                page.wait_for_function(f"document.getElementById('{dialog}').open", timeout=3_000)
+                assert page.locator(f"#{dialog} a.reference").count() > 0, f"{dialog} opened empty"
+                page.keyboard.press("Escape")
+                page.wait_for_function(f"!document.getElementById('{dialog}').open", timeout=3_000)
+    finally:
+        phone.close()
+    desktop = browser.new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
+    try:
+        page = desktop.new_page()
+        page.goto(url, wait_until="load")
+        sidebar = page.locator("#pst-primary-sidebar")
+        page.locator(".primary-toggle:visible").click()
+        page.wait_for_function("getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'hidden'",
+                               timeout=3_000)
+        page.locator(".primary-toggle:visible").click()
+        page.wait_for_function("getComputedStyle(document.getElementById('pst-primary-sidebar')).visibility === 'visible'",
+                               timeout=3_000)
+        assert sidebar.is_visible()
+    finally:
+        desktop.close()
