@@ -14,6 +14,7 @@ import math
 from . import compute as k
 from .compute import _fraction, _number
 from .figure import Figure
+from .claims import POLICY
 from .inputs import DATA_DIR, Inputs, load_inputs
 
 COSTS_FILE = DATA_DIR / "costs.toml"
@@ -141,26 +142,51 @@ def palm_reported_hours(i) -> float:
 
 
 def flops_rows(i) -> dict[str, dict]:
-    """Per run: 6ND, the FLOPs the authors report (LLaMA reports none: 6ND stands in), the hours
-    they report, and the utilisation those imply on the chip's dense bf16 peak."""
+    """Per run: 6ND, the FLOPs the authors report (LLaMA reports none), the hours the run is
+    known by, and the model FLOPs utilisation those hours imply on the chip's dense bf16 peak:
+    model FLOPs (6ND, or the report where it counts the model's FLOPs, as PaLM's and GPT-3's do)
+    over hours. OPT's logbook counts the hardware's FLOPs (opt_flops_accounting), so OPT's
+    utilisation is from 6ND; its hours are the LLaMA paper's assumption, not OPT's authors'."""
     runs = {
-        "opt": (i.opt_params, i.opt_tokens, i.opt_total_flops, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
-        "llama": (i.llama_65b_params, i.llama_tokens, None, i.llama_65b_gpu_hours, i.a100_bf16_peak),
-        "palm": (i.palm_params, i.palm_tokens, i.palm_flops, palm_reported_hours(i), i.tpu_v4_peak),
-        "gpt3": (i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, None, None),
+        "opt": (i.opt_params, i.opt_tokens, i.opt_total_flops, False, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
+        "llama": (i.llama_65b_params, i.llama_tokens, None, False, i.llama_65b_gpu_hours, i.a100_bf16_peak),
+        "palm": (i.palm_params, i.palm_tokens, i.palm_flops, True, palm_reported_hours(i), i.tpu_v4_peak),
+        "gpt3": (i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, True, None, None),
         # MosaicML published neither FLOPs nor hours; its size and tokens are known from summaries.
-        "mosaic": (i.mosaic_params, i.mosaic_tokens, None, None, None),
+        "mosaic": (i.mosaic_params, i.mosaic_tokens, None, False, None, None),
     }
     rows = {}
-    for run, (n, d, reported, hours, peak) in runs.items():
+    for run, (n, d, reported, reported_is_model, hours, peak) in runs.items():
         six_nd = k.training_flops(n, d, i.flops_per_param_token)
-        flops = six_nd if reported is None else reported
+        model_flops = reported if reported_is_model else six_nd
         rows[run] = {
             "six_nd": six_nd, "reported": reported, "hours": hours,
             "ratio": None if reported is None else reported / six_nd,
-            "utilisation": None if hours is None else implied_utilisation(flops, hours, peak),
+            "utilisation": None if hours is None else implied_utilisation(model_flops, hours, peak),
         }
     return rows
+
+
+def opt_flops_accounting(i) -> dict[str, float]:
+    """How OPT-175B's FLOPs are counted. The logbook's 4.30e23 is its throughput per GPU (the
+    paper's 147 TFLOP/s) × 1,024 GPUs × 33 days of continuous training, "assuming no hardware
+    issues": the FLOPs the hardware executes at its measured rate, not the model's 6·N·D. The
+    809,472 GPU-hours of the LLaMA paper's table are that paper's own assumption for OPT (992
+    GPUs for 34 days). The reported FLOPs over those hours only give back the throughput's share
+    of the peak (scaled by the two GPU-day counts): a circle, not a measurement."""
+    six_nd = k.training_flops(i.opt_params, i.opt_tokens, i.flops_per_param_token)
+    logbook_hours = k.gpu_hours(i.opt_ideal_gpus, k.days_to_hours(i.opt_ideal_days))
+    logbook = _number("opt_tflops_per_gpu", i.opt_tflops_per_gpu) * logbook_hours * k.SECONDS_PER_HOUR
+    assumed = k.gpu_hours(i.llama_opt_assumed_gpus, k.days_to_hours(i.llama_opt_assumed_days))
+    return {
+        "six_nd": six_nd, "reported": i.opt_total_flops, "ratio": i.opt_total_flops / six_nd,
+        "logbook_rebuilt": logbook, "logbook_residual": residual(logbook, i.opt_total_flops),
+        "throughput_share": i.opt_tflops_per_gpu / i.a100_bf16_peak,
+        "assumed_hours": assumed, "table_hours": i.opt_llama_table_gpu_hours,
+        "reported_on_table_hours": implied_utilisation(i.opt_total_flops, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
+        "mfu_on_table_hours": implied_utilisation(six_nd, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
+        "palm_hfu_over_mfu": i.palm_hfu / i.palm_mfu,
+    }
 
 
 def hour_intervals(i) -> dict[str, tuple[float, float]]:
@@ -351,6 +377,27 @@ def energy_rows(i) -> dict[str, dict[str, float]]:
     return rows
 
 
+def whole_project(i) -> dict:
+    """The LLaMA paper's whole project (about five months on its 2,048 GPUs, Section 6.1) against
+    its 65B final run (Table 15): GPU-hours, the energy the paper gives for each, the project's
+    energy by Table 15's own formula, and its hours at the final run's rental prices."""
+    from .recompute.article2 import llama_project_gpu_hours
+
+    hours = llama_project_gpu_hours(i)
+    prices = price_intervals(i)["llama"]
+    return {
+        "gpu_hours": hours,
+        "hours_ratio": hours / i.llama_65b_gpu_hours,
+        "mwh_ratio": i.llama_project_mwh / i.llama_table_mwh,
+        "formula_mwh": energy_mwh(hours, i.llama_table_gpu_power, i.llama_table_pue),
+        # The months the paper's 2,638 MWh stand for, by its own formula on its 2,048 GPUs.
+        "implied_months": i.llama_project_mwh * 1e6 / (i.llama_table_gpu_power * i.llama_table_pue * i.llama_gpus)
+                          / k.months_to_hours(1),
+        "cost_on_demand": interval_product((hours, hours), prices["on_demand"]),
+        "cost_three_year": interval_product((hours, hours), prices["three_year"]),
+    }
+
+
 # ---------------------------------------------------------------- what the chapter glues
 
 def _money(low: float, high: float | None = None) -> Figure:
@@ -370,7 +417,19 @@ def chapter_figures(i) -> dict[str, Figure]:
             f[f"flops.{run}.utilisation"] = Figure.of(row["utilisation"], "fraction", decimals=1)
     f["flops.k"] = Figure.of(i.flops_per_param_token, "")
     f["palm.mfu"] = Figure.of(i.palm_mfu, "fraction", decimals=1)
-    f["opt.tflops"] = Figure.of(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=1)
+    opt = opt_flops_accounting(i)
+    f["opt.tflops"] = Figure.of(opt["throughput_share"], "fraction", decimals=1)
+    f["opt.logbook_rebuilt"] = Figure.of(opt["logbook_rebuilt"], "FLOP")
+    f["opt.logbook_residual"] = Figure.of(opt["logbook_residual"], "fraction", decimals=1)
+    f["opt.ideal_gpus"] = Figure.of(i.opt_ideal_gpus, "GPU")
+    f["opt.ideal_days"] = Figure.of(i.opt_ideal_days, "day")
+    f["opt.per_gpu"] = Figure.of(i.opt_tflops_per_gpu / 1e12, "")
+    f["opt.assumed_gpus"] = Figure.of(i.llama_opt_assumed_gpus, "GPU")
+    f["opt.assumed_days"] = Figure.of(i.llama_opt_assumed_days, "day")
+    f["opt.assumed_hours"] = Figure.of(opt["assumed_hours"], "GPU-hour")
+    f["opt.reported_on_table"] = Figure.of(opt["reported_on_table_hours"], "fraction", decimals=1)
+    f["palm.hfu"] = Figure.of(i.palm_hfu, "fraction", decimals=1)
+    f["palm.hfu_over_mfu"] = Figure.of(opt["palm_hfu_over_mfu"], "", decimals=2)
     for run, (low, high) in hour_intervals(i).items():
         f[f"hours.{run}"] = Figure.between(low, high, "chip-hour" if run == "palm" else "GPU-hour")
     for run, methods in price_intervals(i).items():
@@ -408,6 +467,18 @@ def chapter_figures(i) -> dict[str, Figure]:
         f[f"energy.{name}"] = Figure.of(own[name], "", decimals=1)
     for name in ("opt_implied_intensity", "bloom_own_intensity"):
         f[f"energy.{name}"] = Figure.of(own[name], "", decimals=3)
+    project = whole_project(i)
+    f["project.gpus"] = Figure.of(i.llama_gpus, "GPU")
+    f["project.months"] = Figure.of(i.llama_project_months, "")
+    f["project.gpu_hours"] = Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1)
+    f["project.hours_ratio"] = Figure.of(project["hours_ratio"], "", decimals=1)
+    f["project.mwh"] = Figure.of(i.llama_project_mwh, "")
+    f["project.t"] = Figure.of(i.llama_project_tco2, "")
+    f["project.mwh_ratio"] = Figure.of(project["mwh_ratio"], "", decimals=1)
+    f["project.formula_mwh"] = Figure.of(project["formula_mwh"], "")
+    f["project.implied_months"] = Figure.of(project["implied_months"], "", decimals=1)
+    f["project.cost.on_demand"] = _money(*project["cost_on_demand"])
+    f["project.cost.three_year"] = _money(*project["cost_three_year"])
     f["energy.power"] = Figure.of(i.llama_table_gpu_power, "")
     f["energy.pue"] = Figure.of(i.llama_table_pue, "", decimals=1)
     f["energy.intensity"] = Figure.of(i.llama_table_intensity, "", decimals=3)
@@ -501,8 +572,11 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     rows = flops_rows(i)
     page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(rows["palm"]["utilisation"], i.palm_mfu)],
               display=False)
-    opt = rows["opt"]
-    page.glue("costs.opt.rule_gap", words(lang)["costs"]["rule_gap"][compare(opt["reported"], opt["six_nd"])], display=False)
+    opt = opt_flops_accounting(i)
+    w = words(lang)["costs"]
+    within = abs(opt["logbook_residual"]) <= POLICY["measurement"]
+    page.glue("costs.opt.logbook_status", w["logbook_status"]["reproduced" if within else "not"], display=False)
+    page.glue("costs.opt.assumption", w["assumption"][compare(opt["assumed_hours"], opt["table_hours"])], display=False)
     return figures
 
 

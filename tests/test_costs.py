@@ -219,18 +219,27 @@ def test_each_team_s_own_emissions_beside_the_table():
     assert own["bloom_own_dynamic_t"] < own["bloom_own_total_t"]
 
 
-@pytest.mark.parametrize("factor, key", [(1.0, "above"), (0.5, "below")])
-def test_the_logbook_against_the_rule_is_worded_by_the_numbers(monkeypatch, factor, key):
-    """The sentence after OPT's two FLOP counts says why the logbook counts more only while it
-    does: with a logbook below 6·N·D, the glued words change."""
+def test_opt_logbook_flops_are_its_throughput_over_its_gpu_days_and_its_hours_are_llamas_assumption():
+    """The logbook's 4.30e23 is 147 TFLOP/s x 1,024 GPUs x 33 days (hardware FLOPs at a measured
+    rate), not 6ND; the 809,472 GPU-hours are the LLaMA paper's 992 GPUs x 34 days."""
+    opt = costs.opt_flops_accounting(I)
+    assert opt["logbook_rebuilt"] == pytest.approx(4.30e23, rel=0.005)
+    assert opt["assumed_hours"] == opt["table_hours"] == 809_472
+    assert opt["reported_on_table_hours"] == pytest.approx(opt["throughput_share"], rel=0.005)  # the circle
+    assert costs.flops_rows(I)["opt"]["utilisation"] == pytest.approx(opt["mfu_on_table_hours"])
+
+
+@pytest.mark.parametrize("factor, key", [(1.0, "reproduced"), (0.5, "not")])
+def test_the_logbook_count_is_worded_by_the_numbers(monkeypatch, factor, key):
+    """Whether throughput x GPUs x days gives back the logbook's FLOPs is said only while it does:
+    with another logbook figure, the glued words change."""
     from lib import page
     from lib.words import words
 
     glued = {}
     monkeypatch.setattr(page, "glue", lambda name, value, display=True: glued.__setitem__(name, value))
     monkeypatch.setattr(page, "glue_figures", lambda *args, **kwargs: None)
-    six_nd = costs.flops_rows(I)["opt"]["six_nd"]
-    inputs = I if factor == 1.0 else I.replace("opt_total_flops", value=six_nd * factor)
+    inputs = I if factor == 1.0 else I.replace("opt_total_flops", value=I.opt_total_flops * factor)
     for lang in ("es", "en"):
         costs.glue_chapter(lang, inputs)
-        assert glued["costs.opt.rule_gap"] == words(lang)["costs"]["rule_gap"][key]
+        assert glued["costs.opt.logbook_status"] == words(lang)["costs"]["logbook_status"][key]
