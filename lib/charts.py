@@ -418,6 +418,45 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     ))
 
 
+def cost_ladder(rows: list[dict], lang: str) -> alt.VConcatChart:
+    """Why one run's published costs disagree: for each run, the article's figure, then one step
+    per factor, down (or up) to Epoch AI's figure, on a log axis of dollars; each step labelled
+    with its multiplier (rows from lib.decomposition.chart_rows). One panel a run, 300 px wide."""
+    if not rows:
+        raise ValueError("cost_ladder needs at least one step")
+    if min(r["low"] for r in rows) <= 0:
+        raise ValueError("a log axis needs costs above zero")
+    text = words(lang)["ladder"]
+    values = [r["low"] for r in rows] + [r["high"] for r in rows]
+    domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
+    ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
+    x_scale = alt.Scale(type="log", domain=domain, nice=False)
+    panels = []
+    for run in dict.fromkeys(r["run"] for r in rows):
+        steps = pd.DataFrame([r for r in rows if r["run"] == run]).sort_values("order")
+        steps["said"] = [f"{run}, {r.step}: {r.label}" + (f" ({r.factor})" if r.factor else "") for r in steps.itertuples()]
+        steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
+        y = alt.Y("step:N", sort=list(steps["step"]), title=None, axis=alt.Axis(labelLimit=200))
+        x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+        base = alt.Chart(steps)
+        link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
+            y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
+        band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
+            description="said:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+            tooltip=[alt.Tooltip("step:N", title=text["step_title"]), alt.Tooltip("label:N", title=text["cost"]),
+                     alt.Tooltip("factor:N", title=text["factor"])])
+        factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
+            y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="factor:N")
+        panels.append(alt.layer(link, band, factor).properties(
+            title=alt.TitleParams(run, anchor="start", fontSize=13), width=240, height=alt.Step(26)))
+    description = text["title"] + ". " + "; ".join(
+        f"{r['run']}, {r['step']}: {r['label']}" + (f" ({r['factor']})" if r["factor"] else "") for r in rows)
+    return readable(alt.vconcat(*panels, spacing=18).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        usermeta={"lang": lang}, description=description,
+    ).resolve_scale(x="shared"))
+
+
 def power_of_ten_expr(value: str) -> str:
     """A Vega expression writing an exact power of ten (a log axis tick) as lib.fmt.scientific does: 10²³."""
     exponent = f"('' + round(log({value}) / LN10))"

@@ -30,6 +30,10 @@ POLICY = {
     "estimate": 0.10,  # a cost built from prices and utilisations someone chose
     "conversion": 0.05,  # exchange rates move a few per cent between two unstated dates
     "text": 0.0,  # a name, a licence, a procedure: the same words or not
+    # a published figure redone by its publisher's own method and inputs (lib.published): it
+    # should come back to the cent; a tenth of a per cent allows for rounding in the publisher's
+    # intermediate steps
+    "reproduction": 0.001,
 }
 # Words that make a stated figure approximate; an approximate figure gets twice its kind's tolerance.
 HEDGES = ("unos", "unas", "ronda", "aproximadamente", "en torno a", "alrededor de", "cerca de", "casi",

@@ -14,16 +14,12 @@ import math
 from . import compute as k
 from .compute import _fraction, _number
 from .figure import Figure
-from .claims import POLICY
+from .claims import POLICY, load_claims
 from .inputs import DATA_DIR, Inputs, load_inputs
 
 COSTS_FILE = DATA_DIR / "costs.toml"
-HOURS_PER_YEAR = 8760
-# A published figure counts as reproduced when the named method and inputs give it within this
-# share of its own value (one policy for every figure; the residual is shown either way).
-TOLERANCE = 0.15
 RUNS = ("opt", "llama", "palm", "gpt3")
-METHODS = ("on_demand", "one_year", "three_year", "amortized", "today")
+METHODS = ("on_demand", "one_year", "three_year", "today")
 
 
 def load() -> Inputs:
@@ -58,28 +54,6 @@ def interval_product(*intervals: tuple[float, float]) -> tuple[float, float]:
         lo, hi = interval(lo, hi)
         low, high = low * lo, high * hi
     return low, high
-
-
-def depreciation_per_year(ooms_per_year: float) -> float:
-    """Cottier et al.'s yearly loss of hardware value: price-performance rising `ooms_per_year`
-    orders of magnitude a year, as a continuous rate (0.14 × ln 10 ≈ 0.32 a year)."""
-    return _number("ooms_per_year", ooms_per_year) * math.log(10)
-
-
-def amortized_cost(chip_hours: float, chip_price: float, ooms_per_year: float, server_overhead: float,
-                   interconnect_fraction: float, tdp_w: float, average_load: float, pue: float,
-                   usd_per_kwh: float) -> float:
-    """Amortized ownership as Cottier et al. (2024) price it: the chips' value lost over the hours
-    (price × depreciation rate / hours in a year), times the server's cost over the chip's, with the
-    interconnect a fixed fraction of the whole cluster; plus the energy (TDP × average load × PUE ×
-    price of electricity)."""
-    if _fraction("interconnect_fraction", interconnect_fraction) >= 1:
-        raise ValueError("interconnect_fraction must be below 1")
-    per_hour = _number("chip_price", chip_price) * depreciation_per_year(ooms_per_year) / HOURS_PER_YEAR
-    hardware = per_hour * _number("server_overhead", server_overhead) / (1 - interconnect_fraction)
-    energy = _number("tdp_w", tdp_w) / 1000 * _fraction("average_load", average_load) * _number("pue", pue) \
-        * _number("usd_per_kwh", usd_per_kwh)
-    return _number("chip_hours", chip_hours) * (hardware + energy)
 
 
 def energy_mwh(device_hours: float, power_w: float, pue: float) -> float:
@@ -225,116 +199,21 @@ def price_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tup
     return {"opt": a100, "llama": a100, "palm": tpu}
 
 
-def palm_amortized(i, chip_hours: float) -> float:
-    return amortized_cost(chip_hours, i.cottier_tpu_v4_price, i.cottier_ooms_per_year, i.cottier_server_overhead_tpu,
-                          i.cottier_interconnect_fraction, i.cottier_tpu_v4_tdp, i.cottier_tpu_load,
-                          i.cottier_pue_google, i.cottier_electricity_2022)
-
-
 def cost_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tuple[float, float]]]:
-    """Each run's cost by each method as an interval: hours interval × price interval. Amortized
-    ownership only where the chip's purchase price is sourced (TPU v4, Cottier et al.'s figure).
+    """Each run's rental cost by each price tier as an interval: hours interval × price interval.
     Today: the same work on H100 SXM at the run's own utilisation, at Lambda's 8- and 1-GPU prices.
-    With `dollars_of`, every price but today's in dollars of that year (price_intervals; the
-    amortized cost from the year of its electricity price)."""
+    With `dollars_of`, every price but today's in dollars of that year (price_intervals). Owning
+    the hardware is priced by Epoch AI's own methods (lib.epoch), not here."""
     hours, prices = hour_intervals(i), price_intervals(i, dollars_of)
     old_peak = {"opt": i.a100_bf16_peak, "llama": i.a100_bf16_peak, "palm": i.tpu_v4_peak}
     today = interval(min(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x), max(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x))
     out = {}
     for run in ("opt", "llama", "palm"):
         row = {m: interval_product(hours[run], prices[run][m]) for m in ("on_demand", "one_year", "three_year")}
-        if run == "palm":
-            factor = 1.0 if dollars_of is None else cpi_factor(year_of(i, "cottier_electricity_2022"), dollars_of)
-            row["amortized"] = interval(*(palm_amortized(i, h) * factor for h in hours[run]))
         h100 = tuple(hours_on(h, old_peak[run], h100_dense_peak(i)) for h in hours[run])
         row["today"] = interval_product(h100, today)
         out[run] = row
     return out
-
-
-# ---------------------------------------------------------------- published figures
-
-@dataclasses.dataclass(frozen=True)
-class Published:
-    """A published cost of a run, and how (or whether) the book reproduces it."""
-    key: str  # the chapter's name for it (glue keys, words)
-    run: str
-    published: Figure
-    method: str | None  # a key of METHODS, or None when not reproduced
-    reproduced: Figure | None
-    reason: str | None = None  # why not reproduced (a key of the words' [costs.reason] table)
-
-    @property
-    def residuals(self) -> tuple[float, ...]:
-        """Residual of each end (one for a single value; low and high for a range)."""
-        if self.reproduced is None:
-            return ()
-        if self.published.low == self.published.high and self.reproduced.low < self.reproduced.high:
-            # One figure against an interval: no residual inside it, else the nearest end's.
-            value = self.published.low
-            if self.reproduced.low <= value <= self.reproduced.high:
-                return (0.0,)
-            nearest = self.reproduced.low if value < self.reproduced.low else self.reproduced.high
-            return (residual(nearest, value),)
-        ends = ((self.reproduced.low, self.published.low), (self.reproduced.high, self.published.high))
-        return tuple(residual(r, p) for r, p in (ends[:1] if self.published.low == self.published.high else ends))
-
-    @property
-    def within(self) -> bool:
-        return bool(self.residuals) and all(abs(r) <= TOLERANCE for r in self.residuals)
-
-
-def _usd(x: float) -> Figure:
-    return Figure.of(x, "USD", decimals=2)
-
-
-def _priced(hours: float, prices: tuple[float, float]) -> Figure:
-    """Hours at an interval of prices, as an interval of dollars."""
-    return Figure.between(k.rental_cost(hours, prices[0]), k.rental_cost(hours, prices[1]), "USD", decimals=2)
-
-
-def published_figures(i) -> list[Published]:
-    """At least ten published costs, each reproduced by a named method and inputs, or marked."""
-    from .claims import load_claims
-    from .recompute.article1 import opt_cost_scenarios
-    from .recompute.article2 import llama_utilisation, palm_chip_hours
-
-    claims = load_claims()
-    article = {name: (h, p) for name, h, p in opt_cost_scenarios(i, claims)}["article"]
-    palm = palm_chip_hours(i)
-    reported = palm_reported_hours(i)
-    mosaic_hours = k.flops_to_device_hours(k.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token),
-                                           i.a100_bf16_peak, llama_utilisation(i))
-    # Every A100 3-year price the book holds, one interval for every row that uses one.
-    prices = (i.azure_a100_2022_3yr, i.aws_a100_2022_3yr, i.aws_p4d_a100_2021_3yr)
-    a100_three_year = interval(min(prices), max(prices))
-    heim = Figure.between(*i.heim_palm_cost, "USD")
-    heim_earlier = Figure.between(*i.heim_palm_cost_earlier, "USD")
-    return [
-        Published("a1_opt", "opt", claims["A1-opt-cost"].stated, "article", _usd(k.rental_cost(*article))),
-        Published("a2_llama", "llama", claims["A2-llama-cost"].stated, "on_demand",
-                  _usd(k.rental_cost(i.llama_65b_gpu_hours, i.azure_a100_2022_on_demand))),
-        Published("heim", "palm", heim, "one_year_on_demand", Figure.between(
-            k.rental_cost(palm["needed"], i.tpu_v4_price_1yr), k.rental_cost(palm["main"], i.tpu_v4_price_on_demand), "USD")),
-        Published("heim_earlier", "palm", heim_earlier, "one_year", Figure.between(
-            k.rental_cost(palm["needed"], i.tpu_v4_price_1yr), k.rental_cost(reported, i.tpu_v4_price_1yr), "USD")),
-        Published("aiindex", "palm", Figure.of(i.aiindex_palm_cost, "USD"), "three_year",
-                  _usd(k.rental_cost(reported, i.tpu_v4_price_3yr))),
-        Published("mosaic", "mosaic", Figure.of(i.mosaic_cost, "USD"), "three_year",
-                  _usd(k.rental_cost(mosaic_hours, i.azure_a100_2022_3yr))),
-        Published("epoch_opt_cloud", "opt", Figure.of(i.epoch_opt_cloud, "USD"), "three_year",
-                  _priced(i.epoch_opt_chip_hours, a100_three_year)),
-        Published("epoch_llama_cloud", "llama", Figure.of(i.epoch_llama_cloud, "USD"), "three_year",
-                  _priced(i.epoch_llama_chip_hours, a100_three_year)),
-        Published("epoch_palm_cloud", "palm", Figure.of(i.epoch_palm_cloud, "USD"), "three_year",
-                  _usd(k.rental_cost(reported, i.tpu_v4_price_3yr))),
-        Published("epoch_gpt3_cloud", "gpt3", Figure.of(i.epoch_gpt3_cloud, "USD"), None, None, "no_v100_price"),
-        Published("epoch_palm_amortized", "palm", Figure.of(i.epoch_palm_amortized, "USD"), "amortized",
-                  _usd(palm_amortized(i, reported))),
-        Published("epoch_opt_amortized", "opt", Figure.of(i.epoch_opt_amortized, "USD"), None, None, "no_a100_price"),
-        Published("epoch_llama_amortized", "llama", Figure.of(i.epoch_llama_amortized, "USD"), None, None, "no_a100_price"),
-        Published("epoch_gpt3_amortized", "gpt3", Figure.of(i.epoch_gpt3_amortized, "USD"), None, None, "no_v100_price"),
-    ]
 
 
 def own_emissions(i) -> dict[str, float]:
@@ -441,22 +320,8 @@ def chapter_figures(i) -> dict[str, Figure]:
     for run, methods in cost_intervals(i).items():
         for method, (low, high) in methods.items():
             f[f"cost.{run}.{method}"] = _money(low, high)
-    published = published_figures(i)
-    for p in published:
-        f[f"pub.{p.key}.published"] = dataclasses.replace(p.published, decimals=1)
-        f[f"pub.{p.key}.code"] = Figure.says("reproduced" if p.within else "residual" if p.reproduced else "not")
-        if p.reproduced is not None:
-            f[f"pub.{p.key}.reproduced"] = _money(p.reproduced.low, p.reproduced.high)
-            for end, r in zip(("residual", "residual_high"), p.residuals):
-                f[f"pub.{p.key}.{end}"] = Figure.of(r, "fraction", decimals=1)
-    f["pub.count"] = Figure.of(len(published), "")
-    f["pub.within"] = Figure.of(sum(p.within for p in published), "")
-    f["pub.outside"] = Figure.of(sum(bool(p.reproduced) and not p.within for p in published), "")
-    f["pub.not"] = Figure.of(sum(p.reproduced is None for p in published), "")
-    f["tolerance"] = Figure.of(TOLERANCE, "fraction", decimals=0)
-    # GPT-3's Epoch AI figures rest on V100-hours at a price the book has no source for: shown, not reproduced.
-    f["gpt3.epoch_hours"] = Figure.of(i.epoch_gpt3_chip_hours, "GPU-hour")
-    f["gpt3.implied_price"] = Figure.of(i.epoch_gpt3_cloud / i.epoch_gpt3_chip_hours, "USD/GPU-hour")
+    for key, figure in published_figures(i).items():
+        f[key] = figure
     for run, row in energy_rows(i).items():
         f[f"energy.{run}.hours"] = Figure.of(row["hours"], "GPU-hour")
         for name in ("mwh", "t"):
@@ -482,16 +347,6 @@ def chapter_figures(i) -> dict[str, Figure]:
     f["energy.power"] = Figure.of(i.llama_table_gpu_power, "")
     f["energy.pue"] = Figure.of(i.llama_table_pue, "", decimals=1)
     f["energy.intensity"] = Figure.of(i.llama_table_intensity, "", decimals=3)
-    f["amortized.tpu_price"] = Figure.of(i.cottier_tpu_v4_price, "USD")
-    f["amortized.ooms"] = Figure.of(i.cottier_ooms_per_year, "", decimals=2)
-    f["amortized.rate"] = Figure.of(depreciation_per_year(i.cottier_ooms_per_year), "fraction", decimals=0)
-    f["amortized.overhead"] = Figure.of(i.cottier_server_overhead_tpu, "", decimals=2)
-    f["amortized.interconnect"] = Figure.of(i.cottier_interconnect_fraction, "fraction", decimals=0)
-    f["amortized.tdp"] = Figure.of(i.cottier_tpu_v4_tdp, "")
-    f["amortized.load"] = Figure.of(i.cottier_tpu_load, "fraction", decimals=0)
-    f["amortized.pue"] = Figure.of(i.cottier_pue_google, "", decimals=1)
-    f["amortized.electricity"] = Figure.of(i.cottier_electricity_2022, "", decimals=4)
-    f["amortized.year"] = Figure.of(i["cottier_electricity_2022"].seen, "calendar-year")
     f["price.year"] = Figure.of(i["azure_a100_2022_3yr"].seen, "calendar-year")
     # Dollars of one year: the costs priced at the list prices of price.year, in dollars of the
     # last full year of the CPI data (today's prices are left as they are: a later year).
@@ -510,70 +365,88 @@ def chapter_figures(i) -> dict[str, Figure]:
     return f
 
 
-def status(p: Published, lang: str) -> str:
-    """Reproduced, outside the tolerance (residual shown), or not reproduced and why, in `lang`."""
-    from .words import words
+def published_figures(i, data=None) -> dict[str, Figure]:
+    """The published figures the chapter's prose quotes (pub.<key>.*), the counts of its table,
+    Epoch AI's rules as its code sets them (epoch.*) and each step of the decomposition (ladder.*)."""
+    from . import decomposition, epoch, published
 
-    w = words(lang)["costs"]
-    if p.reproduced is None:
-        return f"{w['status']['not']}: {w['reason'][p.reason]}"
-    return w["status"]["reproduced" if p.within else "outside"]
-
-
-def published_table(i, lang: str) -> str:
-    """The published figures as a MyST table: who, run, figure, method, reproduction, residual, status."""
-    from . import fmt
-    from .page import table_cell
-    from .words import words
-
-    w = words(lang)["costs"]
-    rows = [f"| {' | '.join(w['table'].values())} |", "|" + "---|" * len(w["table"])]
-    for p in published_figures(i):
-        cells = [
-            w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
-            w["methods"][p.method] if p.method else "—",
-            _money(p.reproduced.low, p.reproduced.high).format(lang) if p.reproduced else "—",
-            " / ".join(fmt.percent(0.0 if abs(r) < 0.0005 else r, lang, 1) for r in p.residuals) or "—",
-            status(p, lang),
-        ]
-        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
-    return "\n".join(rows)
+    data = epoch.load() if data is None else data
+    rows = published.table_rows(i, data)
+    f: dict[str, Figure] = {}
+    for r in rows:
+        f[f"pub.{r.key}.published"] = r.checked.claim.stated
+        if r.recomputed is not None:
+            f[f"pub.{r.key}.recomputed"] = r.recomputed
+    f["pub.count"] = Figure.of(len(rows), "")
+    for verdict in ("holds", "context", "wrong", "unverified"):
+        f[f"pub.{verdict}"] = Figure.of(sum(r.checked.verdict == verdict for r in rows), "")
+    f["pub.epoch"] = Figure.of(sum(r.who == "epoch" for r in rows), "")
+    f["pub.epoch_runs"] = Figure.of(len(epoch.RUNS), "")
+    for key, figure in published.epoch_rule_figures(data).items():
+        f[f"epoch.{key}"] = figure
+    f["tolerance"] = Figure.of(POLICY["reproduction"], "fraction", decimals=1)
+    article = load_claims()["A1-opt-gpu-hours"].arithmetic
+    f["ladder.opt.article_days"] = Figure.of(article["days"], "day")
+    f["ladder.opt.article_gpus"] = Figure.of(article["gpus"], "GPU")
+    for run in decomposition.LADDER_RUNS:
+        for step in decomposition.ladder(run, i, data)[1:]:
+            f[f"ladder.{run}.{step.key}"] = Figure.between(min(step.factor_low, step.factor_high),
+                                                           max(step.factor_low, step.factor_high), "", decimals=2)
+        for method, ratio in decomposition.methods(run, data).items():
+            f[f"ladder.{run}.{method}"] = Figure.of(ratio, "", decimals=2)
+    return f
 
 
 def chart_rows(i, lang: str) -> tuple[list[dict], list[dict]]:
-    """The chart's intervals (run, method, low, high, label) and published marks (run, who, value, label)."""
+    """The chart's intervals (run, method, low, high, label) and published marks (run, who, value,
+    label): every published figure of a single value for the runs the chart prices."""
+    from . import published
     from .words import words
 
     w = words(lang)["costs"]
+    costs = cost_intervals(i)
     intervals = [{"run": w["runs"][run], "method": w["methods"][method], "low": float(low), "high": float(high),
                   "label": _money(low, high).format(lang)}
-                 for run, methods in cost_intervals(i).items()
+                 for run, methods in costs.items()
                  for method, (low, high) in sorted(methods.items(), key=lambda m: METHODS.index(m[0]))]
-    marks = [{"run": w["runs"][p.run], "who": w["who"][p.key], "value": float(p.published.value),
-              "label": dataclasses.replace(p.published, decimals=1).format(lang)}
-             for p in published_figures(i) if p.run in cost_intervals(i) and not p.published.is_bound]
+    who = words(lang)["published"]
+    marks = []
+    for r in published.table_rows(i):
+        stated = r.checked.claim.stated
+        if r.run in costs and not stated.is_bound and stated.low == stated.high:
+            name = who["who"][r.who] + (f", {who['method'][r.method]}" if r.who == "epoch" else "")
+            marks.append({"run": w["runs"][r.run], "who": name, "value": float(stated.low),
+                          "label": dataclasses.replace(stated, decimals=1).format(lang)})
     return intervals, marks
 
 
 def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
-    """Glue the chapter's figures (costs.<name>), each published figure's status words and the table."""
+    """Glue the chapter's figures (costs.<name>), the words its sentences take from the numbers,
+    the table of published figures and Epoch AI's steps."""
     from IPython.display import Markdown
 
-    from . import page
+    from . import page, published
+    from .words import words
 
     i = load() if i is None else i
     figures = chapter_figures(i)
     page.glue_figures("costs", figures, lang)
-    for p in published_figures(i):
-        page.glue(f"costs.pub.{p.key}.status", status(p, lang), display=False)
-    page.glue("costs.table", Markdown(published_table(i, lang)), display=False)
-    from .words import words
+    rows = published.table_rows(i)
+    page.glue("costs.table", Markdown(published.table_markdown(rows, lang)), display=False)
+    for method in published.EPOCH_STEPS:
+        page.glue(f"costs.epoch_steps.{method}", Markdown(published.epoch_steps_markdown(method, lang)), display=False)
+    from .claims import verdict_label
 
-    rows = flops_rows(i)
-    page.glue("costs.palm.vs_mfu", words(lang)["costs"]["compare"][compare(rows["palm"]["utilisation"], i.palm_mfu)],
-              display=False)
-    opt = opt_flops_accounting(i)
+    for verdict in ("holds", "context", "wrong", "unverified"):
+        page.glue(f"costs.pub.label.{verdict}", verdict_label(verdict, lang), display=False)
+    for r in rows:
+        page.glue(f"costs.pub.{r.key}.verdict", r.checked.verdict_label(lang), display=False)
+        if r.who not in ("article1", "article2"):  # the articles' claims have their cards in their chapters
+            page.glue(f"costs.pub.{r.key}.context", r.checked.context(lang), display=False)
+    rows_flops = flops_rows(i)
     w = words(lang)["costs"]
+    page.glue("costs.palm.vs_mfu", w["compare"][compare(rows_flops["palm"]["utilisation"], i.palm_mfu)], display=False)
+    opt = opt_flops_accounting(i)
     within = abs(opt["logbook_residual"]) <= POLICY["measurement"]
     page.glue("costs.opt.logbook_status", w["logbook_status"]["reproduced" if within else "not"], display=False)
     page.glue("costs.opt.assumption", w["assumption"][compare(opt["assumed_hours"], opt["table_hours"])], display=False)
@@ -581,30 +454,7 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
 
 
 def published_csv(lang: str, i: Inputs | None = None) -> str:
-    """The published figures and their reproductions as CSV (costs.csv beside ledger.csv): the
-    page's words, plus unformatted dollars and residuals for a spreadsheet."""
-    import csv
-    import io
+    """The published figures and their recomputations as CSV (costs.csv beside ledger.csv)."""
+    from . import published
 
-    from .words import words
-
-    i = load() if i is None else i
-    w = words(lang)["costs"]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["key", *w["table"].values(), "published_low_usd", "published_high_usd",
-                     "reproduced_low_usd", "reproduced_high_usd", "residual_low", "residual_high", "tolerance"])
-    for p in published_figures(i):
-        r = p.reproduced
-        residuals = list(p.residuals) + [None] * (2 - len(p.residuals))
-        if len(p.residuals) == 1:
-            residuals[1] = residuals[0]
-        writer.writerow([
-            p.key, w["who"][p.key], w["runs"][p.run], dataclasses.replace(p.published, decimals=1).format(lang),
-            w["methods"][p.method] if p.method else "", _money(r.low, r.high).format(lang) if r else "",
-            " / ".join(f"{x:+.4f}" for x in p.residuals), status(p, lang),
-            p.published.low, p.published.high, r.low if r else "", r.high if r else "",
-            "" if residuals[0] is None else round(residuals[0], 6), "" if residuals[1] is None else round(residuals[1], 6),
-            TOLERANCE,
-        ])
-    return out.getvalue()
+    return published.table_csv(published.table_rows(load() if i is None else i), lang)

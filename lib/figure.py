@@ -46,6 +46,11 @@ class Figure:
         return cls(date=date, unit="date")
 
     @classmethod
+    def month_of(cls, date: dt.date) -> "Figure":
+        """A calendar month (the month a publisher's dollars are of)."""
+        return cls(date=date, unit="calendar-month")
+
+    @classmethod
     def says(cls, *texts: str) -> "Figure":
         """A text, or several parts of one (each compared on its own)."""
         if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
@@ -102,7 +107,7 @@ class Figure:
 
     def format(self, lang: str) -> str:
         if self.date is not None:
-            return fmt.date(self.date, lang)
+            return fmt.month(self.date, lang) if self.unit == "calendar-month" else fmt.date(self.date, lang)
         if self.text is not None:
             shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
             if len(shown) < 2:

@@ -9,7 +9,7 @@ import datetime as dt
 import math
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_skeleton
 from babel.numbers import (
     format_compact_decimal,
     format_currency,
@@ -86,6 +86,13 @@ def date(d: dt.date, lang: str) -> str:
     if not isinstance(d, dt.date):
         raise ValueError(f"cannot format {d!r}: not a date")
     return format_date(d, format="long", locale=locale(lang))
+
+
+def month(d: dt.date, lang: str) -> str:
+    """diciembre de 2024 / December 2024."""
+    if not isinstance(d, dt.date):
+        raise ValueError(f"cannot format {d!r}: not a date")
+    return format_skeleton("yMMMM", d, locale=locale(lang))
 
 
 def seen(when: dt.date | int, lang: str) -> str:

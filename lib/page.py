@@ -123,7 +123,7 @@ def policy_table(lang: str) -> str:
     w = words(lang)
     head = {"es": ("tipo de cifra", "tolerancia"), "en": ("kind of figure", "tolerance")}[lang]
     rows = [f"| {head[0]} | {head[1]} |", "|---|---|"]
-    rows += [f"| {w['kind'][kind]} | ±{fmt.percent(tol, lang, 0)} |" for kind, tol in POLICY.items()]
+    rows += [f"| {w['kind'][kind]} | ±{fmt.percent(tol, lang, 0 if tol == 0 or tol >= 0.01 else 1)} |" for kind, tol in POLICY.items()]
     return "\n".join(rows)
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 import nbformat
 import pytest
 
-from lib import budget_page, costs, page
+from lib import budget_page, costs, page, published
 from lib.claims import (APPROXIMATE_FACTOR, POLICY, agrees, check_all, judge, load_claims)
 from lib.figure import Figure
 from lib.inputs import load_inputs
@@ -238,7 +238,7 @@ def snapshot(inputs) -> dict:
         values[f"B.{table.__name__}"] = table(inputs, "en")
     for name, figure in costs.chapter_figures(inputs).items():
         values[f"costs.{name}"] = figure.raw()
-    values["costs.table"] = costs.published_table(inputs, "en")
+    values["costs.table"] = published.table_markdown(published.table_rows(inputs), "en")
     return values
 
 

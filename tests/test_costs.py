@@ -3,11 +3,10 @@ LLaMA paper's Table 15 pinned, and every one of its inputs moving a figure the c
 
 import datetime as dt
 import tomllib
-import math
 
 import pytest
 
-from lib import charts, costs
+from lib import charts, costs, published
 
 I = costs.load()
 
@@ -29,17 +28,6 @@ def test_interval_product_is_lows_times_lows_and_highs_times_highs():
     assert costs.interval_product((5, 5)) == (5, 5)
 
 
-def test_depreciation_rate_is_orders_of_magnitude_times_ln10():
-    assert costs.depreciation_per_year(0.14) == pytest.approx(0.14 * math.log(10))
-
-
-def test_amortized_cost_by_hand():
-    # One chip-hour of a $8,760 chip losing 100% a year: $1 of hardware; doubled by the server,
-    # halved interconnect share (÷ 0.5); energy 1 kW × 1 × 1 × $0.1.
-    rate = 1 / math.log(10)
-    assert costs.amortized_cost(1, 8760, rate, 2, 0.5, 1000, 1, 1, 0.1) == pytest.approx(4.1)
-
-
 def test_energy_and_emissions():
     assert costs.energy_mwh(1000, 400, 1.1) == pytest.approx(0.44)
     assert costs.emissions_t(10, 0.385) == pytest.approx(3.85)
@@ -52,9 +40,6 @@ def test_energy_and_emissions():
     (lambda: costs.interval(3, 2), "interval low"),
     (lambda: costs.interval_product(), "at least one interval"),
     (lambda: costs.interval_product((1, float("nan"))), "finite"),
-    (lambda: costs.depreciation_per_year(-0.1), "ooms_per_year"),
-    (lambda: costs.amortized_cost(1, 1, 0.1, 1, 1.0, 1, 0.5, 1, 0.1), "interconnect_fraction must be below 1"),
-    (lambda: costs.amortized_cost(1, 1, 0.1, 1, 0.2, 1, 1.5, 1, 0.1), "average_load is a fraction"),
     (lambda: costs.energy_mwh("many", 400, 1.1), "device_hours must be a number"),
     (lambda: costs.emissions_t(1, -0.3), "t_per_mwh"),
     (lambda: costs.hours_on(1, 1, 0), "new_peak"),
@@ -113,54 +98,6 @@ def test_a_wrong_pue_fails_table_15():
     assert row["mwh"] != pytest.approx(356, rel=0.005)
 
 
-# ---------------------------------------------------------------- published figures
-
-# key: (method, reproduced value or (low, high), residual of each end), within TOLERANCE unless said.
-EXPECTED = {
-    "a1_opt": ("article", 5.70e6, (-0.0001,)),
-    "a2_llama": ("on_demand", 4.19e6, (0.048,)),
-    "heim": ("one_year_on_demand", (9.08e6, 23.74e6), (0.009, 0.032)),
-    "heim_earlier": ("one_year", (9.08e6, 17.06e6), (0.009, 0.004)),
-    "aiindex": ("three_year", 12.19e6, (-0.017,)),
-    "mosaic": ("three_year", 0.369e6, (-0.179,)),
-    # Epoch AI's own hours at every A100 3-year price the book holds (one interval for both rows).
-    "epoch_opt_cloud": ("three_year", (1.178e6, 1.4707e6), (-0.0128,)),
-    "epoch_llama_cloud": ("three_year", (1.4848e6, 1.8534e6), (0.0,)),
-    "epoch_palm_cloud": ("three_year", 12.19e6, (-0.126,)),
-    "epoch_palm_amortized": ("amortized", 3.36e6, (0.173,)),
-}
-NOT_REPRODUCED = {"epoch_gpt3_cloud", "epoch_opt_amortized", "epoch_llama_amortized", "epoch_gpt3_amortized"}
-PUBLISHED = {p.key: p for p in costs.published_figures(I)}
-
-
-def test_at_least_ten_published_figures_each_reproduced_or_marked():
-    assert len(PUBLISHED) >= 10
-    assert set(PUBLISHED) == set(EXPECTED) | NOT_REPRODUCED
-    for key in NOT_REPRODUCED:
-        assert PUBLISHED[key].reproduced is None and PUBLISHED[key].reason
-
-
-@pytest.mark.parametrize("key", sorted(EXPECTED))
-def test_each_published_figure_from_its_named_method_and_inputs(key):
-    method, value, residuals = EXPECTED[key]
-    p = PUBLISHED[key]
-    assert p.method == method
-    low, high = value if isinstance(value, tuple) else (value, value)
-    assert (p.reproduced.low, p.reproduced.high) == (pytest.approx(low, rel=0.005), pytest.approx(high, rel=0.005))
-    assert p.residuals == pytest.approx(residuals, abs=0.001)
-    assert p.within == all(abs(r) <= costs.TOLERANCE for r in residuals)
-
-
-@pytest.mark.parametrize("key, name", [
-    ("aiindex", "tpu_v4_price_3yr"), ("epoch_opt_cloud", "epoch_opt_chip_hours"),
-    ("epoch_llama_cloud", "epoch_llama_chip_hours"), ("a2_llama", "azure_a100_2022_on_demand"),
-    ("heim", "tpu_v4_price_on_demand"),
-])
-def test_a_wrong_input_moves_the_reproduction_out_of_tolerance(key, name):
-    wrong = {p.key: p for p in costs.published_figures(I.scaled(name, 1.5))}[key]
-    assert not wrong.within
-
-
 # ---------------------------------------------------------------- every input moves a glued figure
 
 def snapshot(inputs) -> dict:
@@ -188,25 +125,13 @@ def test_every_input_of_the_chapter_moves_a_glued_figure(name, inputs):
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_csv_of_published_figures(lang):
-    import csv
-    import io
-
-    rows = list(csv.reader(io.StringIO(costs.published_csv(lang, I))))
-    assert len(rows) == 1 + len(PUBLISHED)
-    by_key = {row[0]: row for row in rows[1:]}
-    assert float(by_key["aiindex"][-3]) == pytest.approx(-0.017, abs=0.001)
-    assert by_key["epoch_gpt3_cloud"][-3] == ""
-
-
-@pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_built_chapter_links_its_csv_and_draws_its_chart(built_site, lang):
     import csv
 
     html = (built_site / lang / "costs.html").read_text(encoding="utf8")
     assert 'href="costs.csv"' in html and 'class="vega-chart"' in html
     with open(built_site / lang / "costs.csv", encoding="utf8") as fh:
-        assert [row["key"] for row in csv.DictReader(fh)] == [p.key for p in costs.published_figures(I)]
+        assert [row["key"] for row in csv.DictReader(fh)] == [r.key for r in published.table_rows(I)]
 
 
 def test_each_team_s_own_emissions_beside_the_table():

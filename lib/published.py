@@ -1,0 +1,296 @@
+"""Published training costs as claims of their publishers.
+
+Each published figure is recomputed by its publisher's own method from that publisher's own
+inputs, where both are known (Epoch AI publishes its pipeline and its data: lib.epoch), and
+judged by the book's one verdict policy (lib.claims.judge, kind "reproduction"). Where the
+publisher's method or inputs are not known, the figure is "unverified" and the reason says what
+is missing: no other method stands in for the publisher's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from . import epoch
+from .claims import Checked, Claim, Recomputed, judge
+from .figure import Figure
+from .inputs import Inputs, load_inputs
+
+# Who publishes what, and the method each figure is recomputed by (None: not known).
+OTHERS = (
+    # (id, publisher, run, input holding the published figure, the reason it is not reproduced)
+    ("aiindex-palm", "aiindex", "palm", "aiindex_palm_cost", "aiindex_vintage"),
+    ("heim-palm", "heim", "palm", "heim_palm_cost", "heim_prices"),
+    ("heim-palm-earlier", "heim", "palm", "heim_palm_cost_earlier", "heim_prices"),
+    ("mosaic", "mosaic", "mosaic", "mosaic_cost", "mosaic_table"),
+)
+SOURCES = {"epoch": ("epochai2025trainingcosttrends", "cottier2024rising"), "aiindex": ("aiindex2024", "cottier2024rising"),
+           "heim": ("heim2022palm", "chowdhery2022palm"), "mosaic": ("venigalla2022mosaic",)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Publication:
+    """One published cost: who, for which run, how it is recomputed (an Epoch method), or why not."""
+
+    id: str
+    publisher: str
+    run: str
+    method: str | None = None  # a key of epoch.METHODS
+    input_name: str | None = None  # the sourced input holding a non-Epoch figure
+    reason: str | None = None  # why it is not reproduced (a key of the words' [published.reason])
+
+
+def publications(data: epoch.EpochData | None = None) -> list[Publication]:
+    """Every published cost the costs chapter judges: Epoch AI's three methods for each run its
+    file prices, then the others."""
+    data = epoch.load() if data is None else data
+    out = [Publication(f"epoch-{run}-{method}", "epoch", run, method=method)
+           for run in epoch.RUNS for method in epoch.METHODS if epoch.published(run, method, data) is not None]
+    out += [Publication(pid, who, run, input_name=name, reason=reason) for pid, who, run, name, reason in OTHERS]
+    return out
+
+
+def _usd(x: float) -> Figure:
+    return Figure.of(x, "USD", decimals=2)
+
+
+def stated(p: Publication, i: Inputs, data: epoch.EpochData) -> Figure:
+    """The figure as its publisher prints it."""
+    if p.method is not None:
+        return _usd(epoch.published(p.run, p.method, data))
+    entry = i[p.input_name]
+    return entry.figure(unit="USD", decimals=1)
+
+
+def recompute(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
+    """The publisher's figure redone by the publisher's method, and the figures its card quotes."""
+    if p.method is None:
+        return Recomputed(None, figures=_unreproduced_figures(p, i, data))
+    est = epoch.estimate(p.run, p.method, data)
+    return Recomputed(_usd(est.usd), figures={"dollars_of": dollars_of(est)})
+
+
+def dollars_of(est: epoch.Estimate) -> Figure:
+    """The month whose dollars an Epoch AI figure is in."""
+    return Figure.month_of(dt.date.fromisoformat(est.dollars_of + "-01"))
+
+
+def _unreproduced_figures(p: Publication, i: Inputs, data: epoch.EpochData) -> dict[str, Figure]:
+    """What the card of a figure that cannot be redone shows instead: for the AI Index, Epoch AI's
+    figure by the same (cloud) method today; for Heim, the price per chip-hour each end implies
+    over the chip-hours the PaLM paper reports."""
+    from .costs import palm_reported_hours
+
+    if p.publisher == "aiindex":
+        today = epoch.estimate(p.run, "cloud", data).usd
+        return {"epoch_today": _usd(today), "ratio": Figure.of(today / i[p.input_name].value, "", decimals=2)}
+    if p.publisher == "heim":
+        hours = palm_reported_hours(i)
+        low, high = i[p.input_name].low, i[p.input_name].high
+        return {"implied_low": Figure.of(low / hours, "USD/chip-hour"), "implied_high": Figure.of(high / hours, "USD/chip-hour")}
+    return {}
+
+
+def claim(p: Publication, i: Inputs, data: epoch.EpochData) -> Claim:
+    """The publication as a claim of the one registry's type, so the one policy judges it."""
+    from .words import words
+
+    key = "reproduced" if p.method else p.reason
+    return Claim(id=p.id, article=0, section="costs", quote="", quote_en="",
+                 kind="reproduction" if p.method else "estimate", stated=stated(p, i, data),
+                 sources=SOURCES[p.publisher],
+                 context={lang: words(lang)["published"]["context"][key] for lang in ("es", "en")})
+
+
+def check(p: Publication, i: Inputs | None = None, data: epoch.EpochData | None = None) -> Checked:
+    i = load_inputs() if i is None else i
+    data = epoch.load() if data is None else data
+    c = claim(p, i, data)
+    result = recompute(p, i, data)
+    verdict, mismatches = judge(c, result)
+    return Checked(c, result, verdict, mismatches)
+
+
+def check_publications(i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[Checked]:
+    i = load_inputs() if i is None else i
+    data = epoch.load() if data is None else data
+    return [check(p, i, data) for p in publications(data)]
+
+
+# ---------------------------------------------------------------- the chapter's table
+
+# The articles' own cost figures, judged in the article chapters (the same verdict here).
+ARTICLE_CLAIMS = (("A1-opt-cost", "opt"), ("A2-llama-cost", "llama"), ("A2-palm-cost", "palm"), ("A2-mosaic", "mosaic"))
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    """One line of the chapter's table: a published figure, who published it, by which method it
+    is recomputed (the publisher's; None where unknown), what that gives, and the verdict."""
+
+    key: str
+    who: str  # a key of the words' [published.who], or "article1"/"article2"
+    run: str
+    checked: Checked
+    method: str | None  # a key of the words' [published.method]
+    recomputed: Figure | None
+
+    @property
+    def residual(self) -> float | None:
+        stated = self.checked.claim.stated
+        if self.recomputed is None or stated.low != stated.high or self.recomputed.low != self.recomputed.high:
+            return None
+        return (self.recomputed.low - stated.low) / stated.low
+
+
+def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[Row]:
+    """The articles' cost figures (with their article verdicts), then every publication."""
+    from .claims import check_all
+
+    i = load_inputs() if i is None else i
+    data = epoch.load() if data is None else data
+    articles = {c.claim.id: c for c in check_all(i)}
+    rows = []
+    for claim_id, run in ARTICLE_CLAIMS:
+        c = articles[claim_id]
+        # The first article shows its arithmetic (its hours × its price): its own sum is redone.
+        own = c.result.as_stated
+        rows.append(Row(claim_id, f"article{c.claim.article}", run, c, "article_sum" if own else "article_unstated", own))
+    for p, c in zip(publications(data), check_publications(i, data)):
+        rows.append(Row(p.id, p.publisher, p.run, c, p.method or p.reason, c.result.sourced))
+    return rows
+
+
+def _money(f: Figure, lang: str) -> str:
+    return dataclasses.replace(f, decimals=2).format(lang)
+
+
+def table_markdown(rows: list[Row], lang: str) -> str:
+    """The table as MyST: who, run, published figure, method, recomputed, residual, verdict."""
+    from . import fmt
+    from .page import table_cell
+    from .words import words
+
+    w, runs = words(lang)["published"], words(lang)["costs"]["runs"]
+    head = w["table"]
+    lines = [f"| {' | '.join(head.values())} |", "|" + "---|" * len(head)]
+    for r in rows:
+        residual = "—" if r.residual is None else fmt.percent(0.0 if abs(r.residual) < 5e-5 else r.residual, lang, 2)
+        cells = [w["who"][r.who], runs[r.run], _money(r.checked.claim.stated, lang), w["method"][r.method],
+                 _money(r.recomputed, lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang)]
+        lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def table_csv(rows: list[Row], lang: str) -> str:
+    """The table as CSV (costs.csv beside ledger.csv): the page's words, plus unformatted dollars."""
+    import csv
+    import io
+
+    from .words import words
+
+    w, runs = words(lang)["published"], words(lang)["costs"]["runs"]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["key", *w["table"].values(), "published_low_usd", "published_high_usd", "recomputed_usd",
+                     "residual", "verdict_code"])
+    for r in rows:
+        stated = r.checked.claim.stated
+        writer.writerow([r.key, w["who"][r.who], runs[r.run], _money(stated, lang), w["method"][r.method],
+                         _money(r.recomputed, lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
+                         r.checked.verdict_label(lang), stated.low, stated.high,
+                         r.recomputed.low if r.recomputed else "", "" if r.residual is None else round(r.residual, 8),
+                         r.checked.verdict])
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------- Epoch AI's steps, run by run
+
+# The steps each method's table shows, in the order the method takes them, and how each reads.
+EPOCH_STEPS = {
+    "cloud": (("chips", "count"), ("training_hours", "wall_hours"), ("chip_hours", "hours"),
+              ("reported_chip_hours", "hours"), ("training_start", "date"), ("price_lookup_date", "date"),
+              ("price_vendor", "text"), ("price_date", "date"), ("price_per_hour", "price"),
+              ("cost_nominal_usd", "usd"), ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
+    "acquisition": (("chips", "count"), ("price_date", "date"), ("price_per_chip", "usd"), ("server_overhead", "factor"),
+                    ("acquisition_date", "date"), ("interconnect", "factor"), ("cost_nominal_usd", "usd"),
+                    ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
+    "capex_energy": (("price_per_chip", "usd"), ("acquisition_date", "date"), ("training_start", "date"),
+                     ("years_since_acquisition", "years"), ("depreciation", "share"), ("value_at_start", "usd"),
+                     ("replacement_per_year", "share"), ("hours_per_year", "count"), ("hardware_per_hour", "price"),
+                     ("reported_chip_hours", "hours"), ("hardware_usd", "usd"), ("interconnect_usd", "usd"),
+                     ("chip_tdp_kw", "kw"), ("chip_to_server_power", "factor"), ("server_tdp_fraction", "share"),
+                     ("pue", "factor"), ("kwh", "count"), ("energy_price_per_kwh", "kwh_price"), ("energy_usd", "usd"),
+                     ("cost_nominal_usd", "usd"), ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
+}
+
+
+def _step_values(est: epoch.Estimate, method: str) -> dict[str, object]:
+    """The estimate's steps, with the chosen price row and the index month split out (and, for the
+    amortized method, its hourly cost and hours named as what they are: the hardware's, reported)."""
+    steps = dict(est.steps)
+    if method == "capex_energy":
+        steps["hardware_per_hour"], steps["reported_chip_hours"] = steps["price_per_hour"], steps["chip_hours"]
+    vendor, date, _hardware, _price = steps.get("price_row", (None, None, None, None))
+    steps["price_vendor"], steps["price_date"] = vendor or None, date
+    steps["ppi_month"] = dt.date.fromisoformat(steps["ppi_from"][0] + "-01")
+    return steps
+
+
+def _step_cell(value: object, kind: str, lang: str) -> str:
+    from . import fmt
+
+    if value is None or value == "":
+        return "—"
+    if kind == "date":
+        return fmt.date(value.date() if isinstance(value, dt.datetime) else value, lang)
+    if kind == "month":
+        return fmt.month(value, lang)
+    if kind == "text":
+        return str(value)
+    unit, decimals = {"count": ("", 0), "hours": ("chip-hour", 0), "wall_hours": ("hour", 0), "usd": ("USD", 2), "price": ("USD/chip-hour", 2),
+                      "factor": ("", 3), "share": ("fraction", 1), "years": ("", 2), "kw": ("", 2),
+                      "kwh_price": ("", 4)}[kind]
+    return Figure.of(float(value), unit, decimals=decimals).format(lang)
+
+
+def epoch_steps_markdown(method: str, lang: str, data: epoch.EpochData | None = None) -> str:
+    """Epoch AI's steps for `method` as a MyST table: one row a step, one column a run."""
+    from .page import table_cell
+    from .words import words
+
+    if method not in EPOCH_STEPS:
+        raise ValueError(f"unknown Epoch AI method {method!r}: one of {', '.join(EPOCH_STEPS)}")
+    data = epoch.load() if data is None else data
+    w, runs = words(lang)["epoch_steps"], words(lang)["costs"]["runs"]
+    values = {run: _step_values(epoch.estimate(run, method, data), method) for run in epoch.RUNS}
+    lines = [f"| {w['step']} | " + " | ".join(runs[r] for r in epoch.RUNS) + " |", "|" + "---|" * (len(epoch.RUNS) + 1)]
+    for key, kind in EPOCH_STEPS[method]:
+        cells = [w[key]] + [_step_cell(values[run].get(key), kind, lang) for run in epoch.RUNS]
+        lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
+def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]:
+    """Epoch AI's rules as its code sets them, and the steps the chapter's prose quotes."""
+    data = epoch.load() if data is None else data
+    cloud = {run: epoch.estimate(run, "cloud", data).steps for run in ("opt", "palm")}
+    capex = epoch.estimate("opt", "capex_energy", data).steps
+    vendor, date, _hardware, _price = cloud["opt"]["price_row"]
+    return {
+        "pub_after_days": Figure.of(epoch.PUBLICATION_AFTER_TRAINING.days, "day"),
+        "price_before_days": Figure.of(epoch.CLOUD_PRICE_BEFORE_TRAINING.days, "day"),
+        "purchase_after_days": Figure.of(epoch.FIRST_PURCHASE_AFTER_RELEASE.days, "day"),
+        "interconnect": Figure.of(epoch.INTERCONNECT_SHARE, "fraction", decimals=0),
+        "ooms": Figure.of(epoch.PRICE_PERFORMANCE_OOMS_PER_YEAR, "", decimals=2),
+        "replacement": Figure.of(capex["replacement_per_year"], "fraction", decimals=1),
+        "hours_per_year": Figure.of(capex["hours_per_year"], ""),
+        "palm_chip_hours": Figure.of(cloud["palm"]["chip_hours"], "chip-hour"),
+        "palm_reported_chip_hours": Figure.of(cloud["palm"]["reported_chip_hours"], "chip-hour"),
+        "opt_price": Figure.of(cloud["opt"]["price_per_hour"], "USD/GPU-hour"),
+        "opt_price_vendor": Figure.says(vendor),
+        "opt_price_date": Figure.on(date),
+        "a100_price": Figure.of(capex["price_per_chip"], "USD"),
+        "dollars_of": dollars_of(epoch.estimate("opt", "cloud", data)),
+    }

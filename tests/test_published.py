@@ -1,0 +1,137 @@
+"""Published costs as claims of their publishers (lib.published) and why they disagree, step by
+step (lib.decomposition): each recomputed by its publisher's own method or marked unverified with
+its reason, judged by the one policy, with counterfactuals; the ladder's steps multiply to the
+published figure; bad input is a clear ValueError."""
+
+import csv
+import dataclasses
+import io
+import math
+
+import pytest
+
+from lib import decomposition, epoch, published
+from lib.claims import POLICY, Recomputed, judge
+from lib.inputs import load_inputs
+
+I = load_inputs()
+DATA = epoch.load()
+CHECKED = {p.id: c for p, c in zip(published.publications(DATA), published.check_publications(I, DATA))}
+ROWS = published.table_rows(I, DATA)
+
+
+def test_every_epoch_figure_is_redone_by_epoch_s_method_and_holds():
+    epoch_ids = [k for k in CHECKED if k.startswith("epoch-")]
+    assert len(epoch_ids) == len(epoch.RUNS) * len(epoch.METHODS)
+    for key in epoch_ids:
+        c = CHECKED[key]
+        assert c.claim.kind == "reproduction" and c.claim.tolerance == POLICY["reproduction"]
+        assert c.verdict == "holds", key
+        assert c.result.sourced.low == pytest.approx(c.claim.stated.low, rel=1e-9)
+
+
+@pytest.mark.parametrize("key", ["aiindex-palm", "heim-palm", "heim-palm-earlier", "mosaic"])
+def test_a_figure_whose_method_is_not_known_is_unverified_with_its_reason(key):
+    c = CHECKED[key]
+    assert c.verdict == "unverified" and c.result.sourced is None
+    for lang in ("es", "en"):
+        assert c.context(lang).strip() and "{" not in c.context(lang)
+    # Counterfactual: had the publisher's method given its figure, the one policy would judge it.
+    assert judge(c.claim, Recomputed(c.claim.stated))[0] == "holds"
+
+
+@pytest.mark.parametrize("key", [k for k in CHECKED if k.startswith("epoch-")])
+def test_an_epoch_figure_moved_past_a_tenth_of_a_per_cent_does_not_hold(key):
+    c = CHECKED[key]
+    moved = dataclasses.replace(c.claim, stated=dataclasses.replace(c.claim.stated, low=c.claim.stated.low * 1.002,
+                                                                    high=c.claim.stated.high * 1.002))
+    assert judge(moved, c.result)[0] == "wrong"
+
+
+def _prices_up(data):
+    """Every price of Epoch AI's price rows 1% higher."""
+    from types import MappingProxyType
+
+    up = lambda r: dataclasses.replace(r, prices=MappingProxyType({k: None if v is None else v * 1.01 for k, v in r.prices.items()}))
+    return dataclasses.replace(data, prices=tuple(up(r) for r in data.prices))
+
+
+def _index_down(data):
+    """The producer price index of every publication month 1% lower (December 2024 as it is)."""
+    from types import MappingProxyType
+
+    return dataclasses.replace(data, ppi=MappingProxyType({m: v if m == epoch.DOLLARS_OF else v * 0.99 for m, v in data.ppi.items()}))
+
+
+@pytest.mark.parametrize("run, method, change", [("opt", "cloud", _prices_up), ("gpt3", "acquisition", _prices_up),
+                                                 ("palm", "capex_energy", _index_down)])
+def test_a_changed_epoch_input_changes_the_verdict(run, method, change):
+    """One of Epoch AI's inputs 1% off: the recomputation no longer gives the published figure."""
+    p = next(p for p in published.publications(DATA) if p.run == run and p.method == method)
+    assert published.check(p, I, DATA).verdict == "holds"
+    assert published.check(p, I, change(DATA)).verdict == "wrong"
+
+
+def test_the_table_keeps_the_articles_verdicts_and_lists_every_publication():
+    from lib.claims import check_all
+
+    articles = {c.claim.id: c.verdict for c in check_all(I)}
+    assert [r.key for r in ROWS[:4]] == [cid for cid, _ in published.ARTICLE_CLAIMS]
+    for r in ROWS[:4]:
+        assert r.checked.verdict == articles[r.key]
+    assert len(ROWS) == 4 + len(CHECKED)
+    # The first article shows its sum, so its own method is redone; the second's is not stated.
+    assert ROWS[0].method == "article_sum" and ROWS[0].residual == pytest.approx(0, abs=1e-3)
+    assert ROWS[1].method == "article_unstated" and ROWS[1].recomputed is None
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_table_and_its_csv_in_both_languages(lang):
+    table = published.table_markdown(ROWS, lang)
+    assert len(table.splitlines()) == 2 + len(ROWS)
+    lines = list(csv.DictReader(io.StringIO(published.table_csv(ROWS, lang))))
+    assert [line["key"] for line in lines] == [r.key for r in ROWS]
+    assert {line["verdict_code"] for line in lines} <= {"holds", "context", "wrong", "unverified"}
+    for method in published.EPOCH_STEPS:
+        steps = published.epoch_steps_markdown(method, lang, DATA)
+        assert len(steps.splitlines()) == 2 + len(published.EPOCH_STEPS[method])
+
+
+@pytest.mark.parametrize("run", decomposition.LADDER_RUNS)
+def test_the_ladder_s_steps_multiply_to_epoch_s_figure(run):
+    steps = decomposition.ladder(run, I, DATA)
+    assert steps[0].key == "article" and steps[-1].key == "dollars"
+    for end in ("low", "high"):
+        product = getattr(steps[0], end) * math.prod(getattr(s, f"factor_{end}") for s in steps[1:])
+        assert product == pytest.approx(epoch.published(run, "cloud", DATA), rel=1e-9)
+
+
+def test_a_ladder_step_moves_with_its_input_and_only_the_steps_it_belongs_to():
+    """Lambda's A100 price sets the hardware step and (against Epoch AI's price) the tier step;
+    the end, Epoch AI's figure, does not move."""
+    before = {s.key: s.factor_low for s in decomposition.ladder("opt", I, DATA)}
+    after = {s.key: s.factor_low for s in decomposition.ladder("opt", I.scaled("lambda_a100_sxm_8x", 1.1), DATA)}
+    assert after["hardware"] == pytest.approx(before["hardware"] * 1.1)
+    assert after["tier_date"] == pytest.approx(before["tier_date"] / 1.1)
+    assert after["hours"] == before["hours"] and after["dollars"] == before["dollars"]
+
+
+def test_the_ladder_chart_in_both_languages():
+    from lib import charts
+
+    with pytest.raises(ValueError):
+        charts.cost_ladder([], "en")
+    for lang in ("es", "en"):
+        rows = decomposition.chart_rows(lang, I, DATA)
+        assert {r["run"] for r in rows} and all(r["low"] > 0 for r in rows)
+        assert charts.cost_ladder(rows, lang).to_dict()["usermeta"] == {"lang": lang}
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: decomposition.ladder("gpt3", I, DATA), "no article figure"),
+    (lambda: published.epoch_steps_markdown("lease", "en", DATA), "unknown Epoch AI method"),
+    (lambda: epoch.estimate("bloom", "cloud", DATA), "bloom"),
+])
+def test_bad_input_is_a_clear_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
