@@ -343,3 +343,11 @@ def test_the_mid_flight_changes_the_article_quotes_are_not_the_learning_rate_s()
     # Had the paper not changed the learning rate mid-flight at all, it would not.
     other = checked_with(load_inputs().replace("opt_midflight_lr", value="mid-flight changes; batch size"))
     assert other["A1-opt-midflight"].verdict == "wrong"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_csv_gives_quoted_sources_as_plain_text(lang):
+    from lib import ledger
+
+    assert ledger.plain('dice <q lang="en">on-par or better</q> que', lang) == "dice {}on-par or better{} que".format(*ledger.QUOTE_MARKS[lang])
+    assert "<q" not in ledger.csv_text(lang)
