@@ -6,6 +6,7 @@ import csv
 import functools
 import io
 import math
+import re
 from pathlib import Path
 
 
@@ -110,6 +111,18 @@ def _bounds(figure: Figure | None) -> tuple[str, str, str]:
     return repr(figure.low), high, figure.unit
 
 
+# A context may quote a source in its own language (<q lang="en">...</q> on the Spanish page): in the
+# CSV, plain text, the quotation marks of the page's language.
+QUOTE_MARKS = {"es": ("«", "»"), "en": ("“", "”")}
+Q_TAG = re.compile(r"<q(?: [^>]*)?>(.*?)</q>", re.S)
+
+
+def plain(text: str, lang: str) -> str:
+    """A context as plain text: its <q> quotations in the language's quotation marks."""
+    opening, closing = QUOTE_MARKS[lang]
+    return Q_TAG.sub(lambda m: f"{opening}{m.group(1)}{closing}", text)
+
+
 def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     """The ledger as CSV: the formatted columns of the page, then the raw numbers for reuse."""
     checked = check_all() if checked is None else checked
@@ -123,6 +136,7 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
         sources = "; ".join(citation(key, lang) for key in row["sources"])
+        row = dict(row, context=plain(row["context"], lang))
         writer.writerow([row[k] if k != "sources" else sources for k in keys]
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
                            " ".join(row["sources"]), c.claim.kind, repr(c.claim.tolerance),

@@ -3,13 +3,16 @@ shows its own arithmetic, from the article's stated figures (`c`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import math
 from functools import lru_cache
 
+from .. import budget
 from .. import compute as k
 from ..claims import Recomputed, recomputes
 from ..figure import Figure
+from ..words import words
 
 F = Figure.of
 
@@ -462,3 +465,147 @@ def ft_corpus_ratio(i, c):
     # No source gives a fine-tuning set and a pretraining corpus in the same unit.
     return Recomputed(None, figures={"dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
                                      "alpaca_examples": F(i.alpaca_examples, "example")})
+
+
+# ---------------------------------------------------------------- LoRA's quality against full fine-tuning
+
+# Table 4 of the LoRA paper (GPT-3 175B): the metrics, and the rows compared (full fine-tuning and
+# the two LoRA configurations). Input names are lora_t4_<row>_<metric>.
+LORA_T4_METRICS = {"wikisql": "WikiSQL", "mnli": "MNLI-m", "samsum_r1": "SAMSum Rouge-1",
+                   "samsum_r2": "SAMSum Rouge-2", "samsum_rl": "SAMSum Rouge-L"}
+LORA_T4_ROWS = ("small", "large")
+
+
+def lora_quality_ratios(i) -> dict[tuple[str, str], float]:
+    """LoRA's score over full fine-tuning's, for each LoRA row of Table 4 and each metric."""
+    return {(row, m): i[f"lora_t4_lora_{row}_{m}"].value / i[f"lora_t4_ft_{m}"].value
+            for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
+
+
+@recomputes("A1-lora-quality")
+def lora_quality(i, c):
+    ratios = lora_quality_ratios(i)
+    (worst_row, worst_metric), worst = min(ratios.items(), key=lambda kv: kv[1])
+    figures = {f"{row}_{m}": F(r, "fraction", decimals=1) for (row, m), r in ratios.items()}
+    figures |= {f"ft_{m}": F(i[f"lora_t4_ft_{m}"].value, "point", decimals=1) for m in LORA_T4_METRICS}
+    figures |= {f"lora_{row}_{m}": F(i[f"lora_t4_lora_{row}_{m}"].value, "point", decimals=1)
+                for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
+    return Recomputed(
+        F(worst, "fraction", decimals=1),
+        figures=figures | {
+            "best": F(max(ratios.values()), "fraction", decimals=1),
+            "worst_metric": Figure.says(LORA_T4_METRICS[worst_metric]),
+            "worst_ft": F(i[f"lora_t4_ft_{worst_metric}"].value, "point", decimals=1),
+            "worst_lora": F(i[f"lora_t4_lora_{worst_row}_{worst_metric}"].value, "point", decimals=1),
+            "worst_params": F(i[f"lora_t4_{worst_row}_params"].value, "parameter", compact=True, decimals=1),
+            "small": F(i.lora_t4_small_params, "", compact=True, decimals=1),
+            "large": F(i.lora_t4_large_params, "", compact=True, decimals=1),
+            "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "abstract": Figure.says(i.lora_abstract_quality),
+            "abstract_where": W(i, "lora_abstract_quality"),
+            "where": W(i, "lora_t4_ft_wikisql"),
+        },
+    )
+
+
+# ---------------------------------------------------------------- OPT's mid-flight changes
+
+def _in(lang: str, text: str) -> str:
+    """A source's text in `lang`, from the words table where it has one (else as the source says it)."""
+    return words(lang)["fact"].get(text, text)
+
+
+def _shown_in_both(*parts: str) -> Figure:
+    """Text parts, shown on each page in the words table's words where it has them."""
+    return dataclasses.replace(Figure.says(*(_in("en", p) for p in parts)), items_es=tuple(_in("es", p) for p in parts))
+
+
+@recomputes("A1-opt-midflight")
+def opt_midflight(i, c):
+    # What the paper changed mid-flight and calls so (Figure 2's caption: the learning rate), and
+    # what its paragraph "Other Mid-flight Changes", the one whose words the article quotes, lists.
+    return Recomputed(
+        _shown_in_both(*i.opt_midflight_lr.split("; ")),
+        figures={
+            "where_lr": W(i, "opt_midflight_lr"),
+            "lr_caption": Figure.says(i["opt_midflight_lr"].quote.rstrip(".")),
+            "where_other": W(i, "opt_other_midflight_changes"),
+            "lead": Figure.says(i.opt_other_midflight_lead),
+            "other": Figure.says(i["opt_other_midflight_changes"].quote),
+            "other_changes": _shown_in_both(i.opt_other_midflight_changes),
+        },
+        facts={"quoted_changes": i.opt_other_midflight_changes},
+    )
+
+
+# ---------------------------------------------------------------- what EUR 200 pays of a full fine-tuning
+
+COVERAGE = ("entirely", "partly", "tenth")
+
+
+def coverage(share: float, tenth: float) -> str:
+    """How much of a job a budget pays, from the share of its cost the budget covers: all of it,
+    part of it, or less than `tenth` of it (the book's reading of "not even a fraction")."""
+    share = k._number("share", share)
+    if share >= 1:
+        return "entirely"
+    return "partly" if share >= tenth else "tenth"
+
+
+def coverage_figure(*keys: str) -> Figure:
+    """Coverage words, in each page's language (lib/data/words, table coverage)."""
+    return dataclasses.replace(Figure.says(*(words("en")["coverage"][key] for key in keys)),
+                               items_es=tuple(words("es")["coverage"][key] for key in keys))
+
+
+def full_ft_coverage(i, tenth: float) -> dict[str, dict]:
+    """For each model of the budget chapter (lib.budget), what the budget pays of a full fine-tuning
+    on the chapter's data (lib.budget.FT_TOKENS): its cost, the share the budget covers, the
+    coverage word, the H100s its memory needs and the wall-clock hours on them."""
+    usd = budget.budget_usd(i)
+    out = {}
+    for row in budget.what_budget_buys(i):
+        if row["job"] != "full":
+            continue
+        share = usd / row["cost"]
+        gpus = k.devices_needed(row["memory"], i.h100_sxm_memory)
+        out[row["model"]] = {"cost": row["cost"], "share": share, "coverage": coverage(share, tenth),
+                             "memory": row["memory"], "gpus": gpus, "hours": row["hours"] / gpus,
+                             "tokens": share * row["tokens"]}
+    return out
+
+
+@recomputes("A1-budget-full-ft-partial")
+def budget_full_ft_partial(i, c):
+    claim = c["A1-budget-full-ft-partial"]
+    # "Not even a fraction" is read as less than a tenth (A1-frontier-fraction): the same reading here.
+    tenth = c["A1-frontier-fraction"].stated.high
+    sizes = full_ft_coverage(i, tenth)
+    found = [s["coverage"] for s in sizes.values()]
+    by_word = {words("en")["coverage"][key].casefold(): key for key in COVERAGE}
+    if claim.stated.items[0].casefold() not in by_word:
+        raise ValueError(f"{claim.id} states {claim.stated.items[0]!r}: use one of the coverage words")
+    stated = by_word[claim.stated.items[0].casefold()]
+    # "Can cover partly": true where some model size gives it; for every size, or only for some.
+    sourced = coverage_figure(stated) if stated in found else coverage_figure(*(key for key in COVERAGE if key in found))
+    figures = {
+        "budget_usd": F(budget.budget_usd(i), "USD", decimals=2),
+        "rate_date": Figure.on(i.budget_rate_date),
+        "price": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "seen": _lambda_seen(i),
+        "ft_tokens": F(budget.FT_TOKENS, "token", compact=True, decimals=0),
+        "gpu_memory": F(i.h100_sxm_memory, "GB"),
+        "gpt2_params": F(i.llmc_124m_params, "parameter", compact=True, decimals=0),
+    }
+    for model, s in sizes.items():
+        figures |= {
+            f"cost_{model}": F(s["cost"], "USD", decimals=2),
+            f"share_{model}": F(s["share"], "fraction", decimals=0),
+            f"coverage_{model}": coverage_figure(s["coverage"]),
+            f"memory_{model}": F(s["memory"], "GB", decimals=0),
+            f"gpus_{model}": F(s["gpus"], "GPU"),
+            f"hours_{model}": F(s["hours"], "hour", decimals=1),
+            f"tokens_{model}": F(s["tokens"], "token", compact=True, decimals=1),
+        }
+    return Recomputed(sourced, figures=figures,
+                      facts={"sizes": "every model size" if len(set(found)) == 1 else "depends on the model size"})

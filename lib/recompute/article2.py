@@ -77,8 +77,10 @@ def dgx_price(i, c):
 
 @recomputes("A2-dgx-scale")
 def dgx_scale(i, c):
-    # No source, primary or secondary, gives this figure: nothing to recompute from.
-    return Recomputed(None)
+    # No source, primary or secondary, gives this figure: nothing to recompute from. Searched in the
+    # stored copies: NVIDIA's launch release (not found); Oracle's OCI supercluster material (an SC23
+    # talk abstract: "thousands or tens of thousands" of GPUs, no maximum, and not DGX Cloud).
+    return Recomputed(None, figures={"announced": Figure.on(i.dgx_cloud_announced)})
 
 
 # ---------------------------------------------------------------- what training large models costs
