@@ -127,14 +127,11 @@ def palm_chip_hours(i) -> dict[str, float]:
 @recomputes("A2-palm-cost")
 def palm_cost(i, c):
     hours = palm_chip_hours(i)
-    low = k.rental_cost(hours["needed"], i.tpu_v4_price_1yr)
     mid = k.rental_cost(hours["reported"], i.tpu_v4_price_1yr)
-    high = k.rental_cost(hours["main"], i.tpu_v4_price_on_demand)
     money = {"unit": "USD", "decimals": 1}
     return Recomputed(
         i["heim_palm_cost"].figure(**money),
         figures={
-            "rebuilt": Figure.between(low, high, **money),
             "mfu_cost": F(k.rental_cost(hours["needed_mfu"], i.tpu_v4_price_1yr), **money),
             "needed_mfu": F(hours["needed_mfu"], "chip-hour", compact=True, decimals=2),
             "three_year": F(k.rental_cost(hours["reported"], i.tpu_v4_price_3yr), **money),
@@ -146,17 +143,12 @@ def palm_cost(i, c):
             "hfu": F(i.palm_hfu, "fraction", decimals=1),
             "mfu": F(i.palm_mfu, "fraction", decimals=1),
             "peak": F(i.tpu_v4_peak / 1e12, ""),
-            "needed": F(hours["needed"], "chip-hour", compact=True, decimals=2),
             "reported": F(hours["reported"], "chip-hour"),
-            "main_phase": F(hours["main"], "chip-hour", compact=True, decimals=2),
             "price_1yr": F(i.tpu_v4_price_1yr, "USD/chip-hour"),
             "price_on_demand": F(i.tpu_v4_price_on_demand, "USD/chip-hour"),
             "price_year": _year(i, "tpu_v4_price_1yr"),
-            "low": F(low, **money),
             "mid": F(mid, **money),
-            "high": F(high, **money),
             "all_on_demand": F(k.rental_cost(hours["reported"], i.tpu_v4_price_on_demand), **money),
-            "heim": Figure.between(*i.heim_palm_cost, "USD"),
             "heim_earlier": Figure.between(*i.heim_palm_cost_earlier, "USD"),
             "epoch": F(i.epoch_palm_cost, **money),
             "aiindex": F(i.aiindex_palm_cost, **money),
