@@ -3,11 +3,16 @@
 Source: Epoch AI, training-cost-trends (book/references-costs.bib: epochai2025trainingcosttrends),
 cost_analysis_standalone.py at commit 263c40a; the figures reproduced are those of model_costs.csv
 at commit e13599f. The facts (prices, dates, TDPs, the producer price index, the published costs)
-are verbatim subsets of Epoch's files in lib/data/epoch/ (see its README.md); the constants below
-are the numbers Epoch's code uses. The code is ours.
+are verbatim subsets of Epoch's files in lib/data/epoch/ (see its README.md). The numbers Epoch's
+code sets (shares, rates, offsets in days, fixed dates, discounts, overheads, power factors, PUE,
+energy prices, TPU prices, the month of the dollars) are data too: lib/data/epoch/constants.toml,
+one table per constant with its unit, source, locator (name, function and lines in Epoch's code)
+and the verbatim line that sets it, loaded and checked at import into `CONSTANTS`. The functions
+read `CONSTANTS` when they run, so a counterfactual replaces it (`CONSTANTS.replace(name, value)`).
+What stays in code is logic, names and word lists (see "Names and rules" below). The code is ours.
 
-The three methods, each in the dollars of `DOLLARS_OF` (December 2024, the month model_costs.csv
-was adjusted to with FRED's PCU518210518210 producer price index):
+The three methods, each in the dollars of the month `CONSTANTS.dollars_of` (December 2024, the
+month model_costs.csv was adjusted to with FRED's PCU518210518210 producer price index):
 
 - cloud: rented chip-hours at the closest committed-use (3-year) cloud price;
 - acquisition: buying the cluster (chips, server, interconnect) at the chip's first DGX price;
@@ -21,8 +26,10 @@ ValueError (lib.compute.BadInput for a bad number) that says what is wrong.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import math
+import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -30,6 +37,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from lib.compute import _number
+from lib.inputs import bib_keys
 
 DATA_DIR = Path(__file__).parent / "data" / "epoch"
 
@@ -48,48 +56,30 @@ PUBLISHED_COLUMN = MappingProxyType({
     "capex_energy": "Hardware_Capex_Energy_Cost",
 })
 
-# --- Epoch's constants (cost_analysis_standalone.py, 263c40a) ------------------------------------
-DOLLARS_OF = "2024-12"  # the month model_costs.csv's dollars are of (PPI target month)
-DAYS_PER_YEAR = 365.25
-HOURS_PER_YEAR = 24 * DAYS_PER_YEAR  # 8,766
-INTERCONNECT_SHARE = 0.19  # cluster-level interconnect, as a share of the whole cluster's cost
-PRICE_PERFORMANCE_OOMS_PER_YEAR = 0.14  # ML GPU price-performance: orders of magnitude a year
-PUBLICATION_AFTER_TRAINING = dt.timedelta(days=60)  # training end -> publication
-CLOUD_PRICE_BEFORE_TRAINING = dt.timedelta(days=60)  # the date a cloud price is looked up for
-FIRST_PURCHASE_AFTER_RELEASE = dt.timedelta(days=90)  # earliest a GPU is assumed bought
-
-# Training starts Epoch fixes by hand, in its order: (name test, start or end of training).
-GPT4_TRAINING_END = dt.datetime(2022, 8, 15)
-FIXED_STARTS = (
-    ("Gemini 1.0 Ultra", dt.datetime(2023, 5, 10)),
-    ("GPT-3.5", dt.datetime(2022, 3, 14)),
-    ("GPT-3", dt.datetime(2019, 10, 1)),
-)
-
+# --- Names and rules that stay in code (words, not numbers) --------------------------------------
+# Epoch's numbers are data: lib/data/epoch/constants.toml, loaded and checked below (CONSTANTS).
+# What stays here is names and matching rules: the price columns (the price file's headers, in the
+# order Epoch tries them), the cloud vendors and their order, the words that map an organization
+# to its cloud or mark it a hyperscaler, the families that group chip names. Changing one changes
+# which rule applies, not a quantity; and for these five runs no change of the vendor order or of
+# the default vendor moves a figure.
 TARGET_PRICE_COLUMN = "Price per chip-hour (3-year CUD)"
-PRICE_COLUMNS = (  # the order Epoch tries them in
+PRICE_COLUMNS = (  # the order Epoch tries them in (find_price)
     "Price per chip-hour (3-year CUD)",
     "Price per chip-hour (1-year CUD)",
     "Price per chip-hour (on-demand)",
 )
 PURCHASE_COLUMN = "Price (hardware purchase)"
-# Committed-use discounts (Epoch's DEFAULT_CUD, from its cud_estimate.ipynb), used only to convert
-# a price of another type to the 3-year one: price * (1 - CUD[3-year]) / (1 - CUD[found type]).
-COMMITTED_USE_DISCOUNT = MappingProxyType({
-    "Amazon Web Services": (0.64, 0.41, 0.0),
-    "Google Cloud": (0.56, 0.37, 0.0),
-    "Microsoft Azure": (0.49, 0.25, 0.0),
-    "Lambda Labs": (0.56, 0.34, 0.0),
-})
-PRIORITY_VENDORS = ("Amazon Web Services", "Microsoft Azure", "Google Cloud")
-DEFAULT_VENDOR = "Amazon Web Services"
-ORGANIZATION_VENDOR = (  # a word in the organization's name -> its cloud
+PRIORITY_VENDORS = ("Amazon Web Services", "Microsoft Azure", "Google Cloud")  # PRIORITY_VENDORS
+DEFAULT_VENDOR = "Amazon Web Services"  # select_vendor's default
+TPU_VENDOR = "Google Cloud"  # TPUs are rented from Google Cloud only (find_price)
+ORGANIZATION_VENDOR = (  # a word in the organization's name -> its cloud (estimate_cloud_costs)
     ("google", "Google Cloud"),
     ("deepmind", "Google Cloud"),
     ("microsoft", "Microsoft Azure"),
     ("openai", "Microsoft Azure"),
 )
-# A variant with no price of its own is priced as its family (Epoch's soft matching).
+# A variant with no price of its own is priced as its family (SIMPLIFIED_HARDWARE_NAMES).
 PRICE_FAMILY = MappingProxyType({
     "NVIDIA Tesla V100 DGXS 16 GB": "NVIDIA V100",
     "NVIDIA Tesla V100 DGXS 32 GB": "NVIDIA V100",
@@ -103,23 +93,241 @@ PRICE_FAMILY = MappingProxyType({
     "NVIDIA H100 SXM5": "NVIDIA H100",
     "NVIDIA H100": "NVIDIA H100",
 })
-# The first of these in a GPU's name picks every purchase price row whose model contains it.
+# The first of these in a GPU's name picks every purchase price row whose model contains it
+# (GPU_HARWARE_ALIASES).
 GPU_FAMILIES = ("A100", "V100", "H100", "P100", "K80", "K40", "Titan X", "GTX 580", "GTX TITAN",
                 "Titan Black")
-TPU_EQUIVALENT_PRICE = MappingProxyType({  # USD per chip, Epoch's estimates
-    "Google TPU v1": 5463.0,
-    "Google TPU v2": 5054.0,
-    "Google TPU v3": 5276.0,
-    "Google TPU v4": 5167.0,
+HYPERSCALERS = ("google", "deepmind", "microsoft", "amazon", "meta", "facebook")  # PUE 1.1
+OTHER = "other"  # the key of a by-name table's value for any name that matches no other key
+
+
+# --- Epoch's constants: lib/data/epoch/constants.toml ----------------------------------------------
+CONSTANTS_FILE = DATA_DIR / "constants.toml"
+SOURCE_KEY = "epochai2025trainingcosttrends"
+TEXT_FIELDS = ("unit", "source", "locator", "locator_es", "quote")
+
+
+class ConstantError(ValueError):
+    """An entry of constants.toml is missing or malformed."""
+
+
+@dataclass(frozen=True)
+class Constant:
+    """One of Epoch's numbers, with where in Epoch's code it is set."""
+    name: str
+    value: object
+    unit: str
+    source: str
+    locator: str
+    locator_es: str
+    quote: str
+
+    def where(self, lang: str) -> str:
+        return self.locator_es if lang == "es" else self.locator
+
+
+def _positive(raw: object, where: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not math.isfinite(raw) or raw <= 0:
+        raise ConstantError(f"{where}: {raw!r} is not a finite positive number")
+    return float(raw)
+
+
+def _share(raw: object, where: str) -> float:
+    """A share in [0, 1)."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 0 <= raw < 1:
+        raise ConstantError(f"{where}: {raw!r} is not a share in [0, 1)")
+    return float(raw)
+
+
+def _fraction(raw: object, where: str) -> float:
+    """A fraction in (0, 1)."""
+    value = _share(raw, where)
+    if value == 0:
+        raise ConstantError(f"{where}: {raw!r} is not a fraction in (0, 1)")
+    return value
+
+
+def _days(raw: object, where: str) -> dt.timedelta:
+    if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
+        raise ConstantError(f"{where}: {raw!r} is not a whole number of days")
+    return dt.timedelta(days=raw)
+
+
+def _day(raw: object, where: str) -> dt.datetime:
+    if not isinstance(raw, dt.date) or isinstance(raw, dt.datetime):
+        raise ConstantError(f"{where}: {raw!r} is not a date (TOML YYYY-MM-DD)")
+    return dt.datetime(raw.year, raw.month, raw.day)
+
+
+def _month(raw: object, where: str) -> str:
+    day = _day(raw, where)
+    if day.day != 1:
+        raise ConstantError(f"{where}: {raw!r} is not the first day of a month")
+    return day.strftime("%Y-%m")
+
+
+def _table(raw: object, where: str) -> Mapping[str, object]:
+    if not isinstance(raw, Mapping) or not raw:
+        raise ConstantError(f"{where}: {raw!r} is not a table")
+    return raw
+
+
+def _by_name(raw: object, where: str) -> Mapping[str, float]:
+    return MappingProxyType({k: _positive(v, f"{where}[{k!r}]") for k, v in _table(raw, where).items()})
+
+
+def _by_name_or_other(raw: object, where: str) -> Mapping[str, float]:
+    table = _by_name(raw, where)
+    if OTHER not in table:
+        raise ConstantError(f"{where}: no {OTHER!r} entry (the value for any other chip)")
+    return table
+
+
+def _by_year(raw: object, where: str) -> Mapping[int, float]:
+    table = {}
+    for k, v in _table(raw, where).items():
+        if not (k.isdigit() and 1990 <= int(k) <= 2100):
+            raise ConstantError(f"{where}: key {k!r} is not a year")
+        table[int(k)] = _positive(v, f"{where}[{k}]")
+    return MappingProxyType(table)
+
+
+def _discounts(raw: object, where: str) -> Mapping[str, Mapping[str, float]]:
+    table = {}
+    for vendor, by_type in _table(raw, where).items():
+        at = f"{where}[{vendor!r}]"
+        if set(_table(by_type, at)) != set(PRICE_COLUMNS):
+            raise ConstantError(f"{at}: needs exactly the price types {list(PRICE_COLUMNS)}")
+        table[vendor] = MappingProxyType({c: _share(by_type[c], f"{at}[{c!r}]") for c in PRICE_COLUMNS})
+    return MappingProxyType(table)
+
+
+SERVER_FIELDS = ("server_kw", "chips", "chip_kw")
+
+
+def _servers(raw: object, where: str) -> Mapping[str, tuple[Mapping[str, float], ...]]:
+    table = {}
+    for family, servers in _table(raw, where).items():
+        at = f"{where}[{family!r}]"
+        if not isinstance(servers, list) or not servers:
+            raise ConstantError(f"{at}: {servers!r} is not a list of servers")
+        for i, server in enumerate(servers):
+            if not isinstance(server, Mapping) or set(server) != set(SERVER_FIELDS):
+                raise ConstantError(f"{at}[{i}]: a server needs exactly {list(SERVER_FIELDS)}")
+        table[family] = tuple(MappingProxyType({f: _positive(s[f], f"{at}[{i}].{f}") for f in SERVER_FIELDS})
+                              for i, s in enumerate(servers))
+    return MappingProxyType(table)
+
+
+# Every constant constants.toml must hold: its unit and how its value is read.
+SCHEMA = MappingProxyType({
+    "dollars_of": ("month", _month),
+    "days_per_year": ("day/year", _positive),
+    "hours_per_year": ("hour/year", _positive),
+    "publication_after_training": ("day", _days),
+    "cloud_price_before_training": ("day", _days),
+    "first_purchase_after_release": ("day", _days),
+    "gemini_ultra_training_start": ("date", _day),
+    "gpt4_training_end": ("date", _day),
+    "gpt35_training_start": ("date", _day),
+    "gpt3_training_start": ("date", _day),
+    "committed_use_discount": ("ratio", _discounts),
+    "interconnect_share": ("ratio", _fraction),
+    "tpu_equivalent_price": ("USD/chip", _by_name),
+    "server_overhead": ("ratio", _by_name_or_other),
+    "price_performance_ooms_per_year": ("OOM/year", _positive),
+    "tpu_v4_fallback_tdp": ("W", _positive),
+    "tpu_to_server_power": ("ratio", _by_name_or_other),
+    "gpu_server_power": ("server kW, chips per server, chip kW", _servers),
+    "gpu_to_server_power_other": ("ratio", _positive),
+    "server_tdp_fraction_tpu": ("ratio", _fraction),
+    "server_tdp_fraction_gpu": ("ratio", _fraction),
+    "pue_hyperscaler": ("ratio", _positive),
+    "pue_other": ("ratio", _positive),
+    "energy_price": ("USD/kWh", _by_year),
 })
-TPU_V4_FALLBACK_TDP_W = 373.0  # only where the chip dataset has no TDP
-HYPERSCALERS = ("google", "deepmind", "microsoft", "amazon", "meta", "facebook")
-# US industrial electricity price, USD per kWh, by year.
-ENERGY_PRICE = MappingProxyType({
-    2010: 0.0677, 2011: 0.0682, 2012: 0.0667, 2013: 0.0689, 2014: 0.0710, 2015: 0.0691,
-    2016: 0.0676, 2017: 0.0688, 2018: 0.0692, 2019: 0.0681, 2020: 0.0667, 2021: 0.0718,
-    2022: 0.0832, 2023: 0.0806, 2024: 0.0771, 2025: 0.0826,
-})
+
+
+class Constants(Mapping):
+    """Epoch's constants by name: `CONSTANTS["pue_other"]` is the entry, `CONSTANTS.pue_other` its value."""
+
+    def __init__(self, entries: Mapping[str, Constant]):
+        self._entries = MappingProxyType(dict(entries))
+
+    def __getitem__(self, name: str) -> Constant:
+        return self._entries[name]
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self._entries[name].value
+        except KeyError:
+            raise AttributeError(f"no constant {name!r} in constants.toml") from None
+
+    def replace(self, name: str, value: object) -> "Constants":
+        """The same constants but `name`'s value (unchecked: for counterfactuals)."""
+        return Constants({**self._entries, name: dataclasses.replace(self._entries[name], value=value)})
+
+
+def _constant(name: str, raw: object, keys: frozenset[str]) -> Constant:
+    at = f"constants.toml: constant '{name}'"
+    if not isinstance(raw, Mapping):
+        raise ConstantError(f"{at} is not a table")
+    unit, read = SCHEMA[name]
+    fields = set(TEXT_FIELDS) | {"value"}
+    if set(raw) - fields:
+        raise ConstantError(f"{at} has unknown field(s) {sorted(set(raw) - fields)}")
+    missing = [f for f in ("value", *TEXT_FIELDS)
+               if f not in raw or (f != "value" and not (isinstance(raw[f], str) and raw[f].strip()))]
+    if missing:
+        raise ConstantError(f"{at} has no {', '.join(missing)}")
+    if raw["unit"] != unit:
+        raise ConstantError(f"{at} has unit {raw['unit']!r}, expected {unit!r}")
+    if raw["source"] not in keys:
+        raise ConstantError(f"{at} cites source {raw['source']!r}, which is in no .bib file of book/")
+    if raw["source"] != SOURCE_KEY:
+        raise ConstantError(f"{at} cites {raw['source']!r}: Epoch's constants cite {SOURCE_KEY!r}")
+    return Constant(name=name, value=read(raw["value"], f"{at}, value"),
+                    **{f: raw[f] for f in TEXT_FIELDS})
+
+
+def load_constants(path: Path | None = None) -> Constants:
+    """constants.toml (or `path`) parsed and checked (see check_constants)."""
+    path = path or CONSTANTS_FILE
+    with path.open("rb") as f:
+        try:
+            raw = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise ConstantError(f"{path.name}: not valid TOML: {e}") from None
+    return check_constants(raw)
+
+
+def check_constants(raw: Mapping[str, object]) -> Constants:
+    """The parsed tables of constants.toml, checked: every constant of SCHEMA and nothing else, each
+    with its unit, a source in the book's .bib files, a locator in both languages, a quote, and a
+    value of its shape. The error names the constant."""
+    missing = [n for n in SCHEMA if n not in raw]
+    if missing:
+        raise ConstantError(f"constants.toml: no constant {', '.join(repr(n) for n in missing)}")
+    unknown = [n for n in raw if n not in SCHEMA]
+    if unknown:
+        raise ConstantError(f"constants.toml: unknown constant {', '.join(repr(n) for n in unknown)}")
+    keys = frozenset(bib_keys())
+    constants = Constants({name: _constant(name, raw[name], keys) for name in SCHEMA})
+    if constants.hours_per_year != 24 * constants.days_per_year:
+        raise ConstantError(f"constants.toml: constant 'hours_per_year' is {constants.hours_per_year}, "
+                            f"not 24 x days_per_year = {24 * constants.days_per_year} (Epoch's definition)")
+    return constants
+
+
+CONSTANTS = load_constants()  # read at import; the functions below read it when they run
 
 
 # --- Data ------------------------------------------------------------------------------------------
@@ -170,7 +378,7 @@ class EpochData:
 class Estimate:
     usd: float
     steps: Mapping[str, object] = field(compare=False)
-    dollars_of: str = DOLLARS_OF
+    dollars_of: str  # "YYYY-MM": the month of the dollars (constant dollars_of)
 
 
 def _read(name: str, required: tuple[str, ...]) -> list[dict[str, str]]:
@@ -290,21 +498,24 @@ def check_run(run: Run, data: EpochData) -> Run:
 
 def training_start(model: str, publication: dt.datetime, training_hours: float) -> dt.datetime:
     """Epoch's training start: publication less the training time (whole hours) and 60 days,
-    except the runs whose start (or, for GPT-4, end) it fixes by hand."""
+    except the runs whose start (or, for GPT-4, end) it fixes by hand, tested in Epoch's order."""
     hours = dt.timedelta(hours=int(_number("training hours", training_hours)))
     if "Gemini 1.0 Ultra" in model:
-        return FIXED_STARTS[0][1]
+        return CONSTANTS.gemini_ultra_training_start
     if model == "GPT-4":
-        return GPT4_TRAINING_END - hours
-    for name, start in FIXED_STARTS[1:]:
-        if name in model:
-            return start
-    return publication - (hours + PUBLICATION_AFTER_TRAINING)
+        return CONSTANTS.gpt4_training_end - hours
+    if "GPT-3.5" in model:
+        return CONSTANTS.gpt35_training_start
+    if "GPT-3" in model:
+        return CONSTANTS.gpt3_training_start
+    return publication - (hours + CONSTANTS.publication_after_training)
 
 
-def ppi_factor(publication: dt.datetime, data: EpochData, to_month: str = DOLLARS_OF) -> tuple[str, float, float]:
-    """(month of the publication, its PPI, factor to `to_month`): Epoch adjusts every cost from the
-    publication month to the target month by the ratio of the PCU518210518210 index."""
+def ppi_factor(publication: dt.datetime, data: EpochData, to_month: str | None = None) -> tuple[str, float, float]:
+    """(month of the publication, its PPI, factor to `to_month`, by default the constant
+    dollars_of): Epoch adjusts every cost from the publication month to the target month by the
+    ratio of the PCU518210518210 index."""
+    to_month = to_month or CONSTANTS.dollars_of
     month = publication.strftime("%Y-%m")
     for m in (month, to_month):
         if m not in data.ppi:
@@ -322,13 +533,14 @@ def _begin(run: Run, data: EpochData | None) -> tuple[EpochData, dict[str, objec
 
 def _inflate(steps: dict[str, object], nominal: float, run: Run, data: EpochData) -> Estimate:
     steps["cost_nominal_usd"] = nominal
-    month, index, factor = ppi_factor(run.publication, data)
+    to_month = CONSTANTS.dollars_of
+    month, index, factor = ppi_factor(run.publication, data, to_month)
     steps["ppi_from"] = (month, index)
-    steps["ppi_to"] = (DOLLARS_OF, data.ppi[DOLLARS_OF])
+    steps["ppi_to"] = (to_month, data.ppi[to_month])
     steps["ppi_factor"] = factor
     usd = nominal * factor
     steps["usd"] = usd
-    return Estimate(usd=usd, steps=MappingProxyType(steps))
+    return Estimate(usd=usd, steps=MappingProxyType(steps), dollars_of=to_month)
 
 
 # --- Cloud -----------------------------------------------------------------------------------------
@@ -347,7 +559,7 @@ def vendors_to_try(hardware: str, vendor: str, data: EpochData) -> tuple[str, ..
     """TPUs: Google Cloud only. GPUs: the run's vendor, then AWS, Azure, Google Cloud, then the others
     in the order they first appear in the price rows."""
     if "TPU" in hardware:
-        return ("Google Cloud",)
+        return (TPU_VENDOR,)
     others = list(PRIORITY_VENDORS)
     for row in data.prices:
         if row.vendor and row.vendor not in others:
@@ -389,9 +601,10 @@ def cud_factor(vendor: str, column: str) -> float:
     """Converts a price of `column`'s type to the 3-year committed-use one."""
     if column == TARGET_PRICE_COLUMN:
         return 1.0
-    if vendor not in COMMITTED_USE_DISCOUNT:
+    discounts = CONSTANTS.committed_use_discount
+    if vendor not in discounts:
         raise ValueError(f"no committed-use discount for {vendor!r} to convert its {column!r}")
-    cud = dict(zip(PRICE_COLUMNS, COMMITTED_USE_DISCOUNT[vendor]))
+    cud = discounts[vendor]
     return (1 - cud[TARGET_PRICE_COLUMN]) / (1 - cud[column])
 
 
@@ -416,7 +629,7 @@ def cloud_cost(run: Run, data: EpochData | None = None) -> Estimate:
     steps["reported_chip_hours"] = run.chip_hours
     start = training_start(run.model, run.publication, run.training_hours)
     steps["training_start"] = start
-    target = start - CLOUD_PRICE_BEFORE_TRAINING
+    target = start - CONSTANTS.cloud_price_before_training
     steps["price_lookup_date"] = target
     vendor = cloud_vendor(run.organization)
     steps["vendor"] = vendor
@@ -425,7 +638,8 @@ def cloud_cost(run: Run, data: EpochData | None = None) -> Estimate:
     steps["price_type"] = column
     # Epoch's 3-year committed-use discount for the vendor: already in the listed 3-year price, it
     # only converts a 1-year or on-demand one (cud_factor, 1 when the 3-year price was found).
-    steps["discount"] = COMMITTED_USE_DISCOUNT[row.vendor][0] if row.vendor in COMMITTED_USE_DISCOUNT else None
+    discounts = CONSTANTS.committed_use_discount
+    steps["discount"] = discounts[row.vendor][TARGET_PRICE_COLUMN] if row.vendor in discounts else None
     steps["cud_factor"] = cud_factor(row.vendor, column)
     steps["price_per_hour"] = price
     return _inflate(steps, price * chip_hours, run, data)
@@ -434,10 +648,13 @@ def cloud_cost(run: Run, data: EpochData | None = None) -> Estimate:
 # --- Acquisition -----------------------------------------------------------------------------------
 def server_overhead(hardware: str) -> float:
     """Server cost per chip over the chip's own price (CPUs, memory, intra-node network)."""
-    for family, factor in (("A100", 1.66), ("V100", 1.69), ("P100", 1.54)):
-        if family in hardware:
-            return factor
-    return 1.64
+    return _first_in_name(hardware, CONSTANTS.server_overhead)
+
+
+def _first_in_name(hardware: str, table: Mapping[str, float]) -> float:
+    """The value of the first key of `table` (in its order) that `hardware`'s name contains, else
+    the value for OTHER."""
+    return next((v for k, v in table.items() if k != OTHER and k in hardware), table[OTHER])
 
 
 @dataclass(frozen=True)
@@ -460,9 +677,10 @@ def purchase(hardware: str, data: EpochData) -> Purchase:
     90 days; x server overhead only where the notes say single-unit."""
     released = chip(hardware, data).release
     if "TPU" in hardware:
-        if hardware not in TPU_EQUIVALENT_PRICE:
+        prices = CONSTANTS.tpu_equivalent_price
+        if hardware not in prices:
             raise ValueError(f"no TPU equivalent price for {hardware}")
-        return Purchase(None, TPU_EQUIVALENT_PRICE[hardware], server_overhead(hardware), released)
+        return Purchase(None, prices[hardware], server_overhead(hardware), released)
     family = next((f for f in GPU_FAMILIES if f in hardware), None)
     if family is None:
         raise ValueError(f"no GPU family for {hardware}: cannot pick a purchase price")
@@ -471,7 +689,7 @@ def purchase(hardware: str, data: EpochData) -> Purchase:
     if not rows:
         raise ValueError(f"no purchase price for {hardware} (family {family})")
     row = next((r for r in rows if "DGX" in r.notes), rows[0])
-    acquired = max(row.date, released + FIRST_PURCHASE_AFTER_RELEASE)
+    acquired = max(row.date, released + CONSTANTS.first_purchase_after_release)
     overhead = server_overhead(hardware) if "single-unit" in row.notes.lower() else 1.0
     return Purchase(row, row.price(PURCHASE_COLUMN), overhead, acquired)
 
@@ -494,55 +712,56 @@ def acquisition_cost(run: Run, data: EpochData | None = None) -> Estimate:
     bought = _bought(steps, run.hardware, data)
     servers = bought.price * run.chips
     steps["servers_usd"] = servers
-    steps["interconnect"] = 1 / (1 - INTERCONNECT_SHARE)
-    return _inflate(steps, servers / (1 - INTERCONNECT_SHARE), run, data)
+    share = CONSTANTS.interconnect_share
+    steps["interconnect"] = 1 / (1 - share)
+    # servers x (1 / (1 - share)), in Epoch's order of operations (the same float as Epoch's)
+    return _inflate(steps, servers * steps["interconnect"], run, data)
 
 
 # --- Amortized hardware capex + energy -------------------------------------------------------------
 def depreciate(price: float, start: dt.datetime, end: dt.datetime) -> tuple[float, float]:
-    """(years, value): the price falls by 0.14 orders of magnitude a year of hardware progress,
-    years counted in whole days / 365.25 (negative if `end` is before `start`)."""
+    """(years, value): the price falls by price_performance_ooms_per_year (0.14) orders of
+    magnitude a year of hardware progress, years counted in whole days / days_per_year (365.25;
+    negative if `end` is before `start`)."""
     _number("price", price)
-    years = (end - start).days / DAYS_PER_YEAR
-    return years, 10 ** (math.log10(price) - PRICE_PERFORMANCE_OOMS_PER_YEAR * years)
+    years = (end - start).days / CONSTANTS.days_per_year
+    return years, 10 ** (math.log10(price) - CONSTANTS.price_performance_ooms_per_year * years)
 
 
 def chip_to_server_power(hardware: str) -> float:
     """Server power over chip TDP (CPUs, memory, network, fans)."""
     if "TPU" in hardware:
-        for version, factor in (("v1", 2.93), ("v2", 1.64), ("v3", 1.47)):
-            if version in hardware:
-                return factor
-        return 1.56
-    if "H100" in hardware:
-        return (10.2 / 8) / 0.7
-    if "A100" in hardware:
-        return (6.5 / 8) / 0.4
-    if "V100" in hardware:
-        return ((10 / 16) / 0.3 + (1.5 / 4) / 0.3) / 2
-    return 1.8
+        return _first_in_name(hardware, CONSTANTS.tpu_to_server_power)
+    servers = next((s for family, s in CONSTANTS.gpu_server_power.items() if family in hardware), None)
+    if servers is None:
+        return CONSTANTS.gpu_to_server_power_other
+    # (server kW / chips per server) / chip kW, averaged over the family's servers (Epoch's order
+    # of operations, so the float is the same as Epoch's).
+    return sum((s["server_kw"] / s["chips"]) / s["chip_kw"] for s in servers) / len(servers)
 
 
 def server_tdp_fraction(hardware: str) -> float:
     """Average power over server TDP during training."""
-    return 0.43 if "TPU" in hardware else 0.75
+    return CONSTANTS.server_tdp_fraction_tpu if "TPU" in hardware else CONSTANTS.server_tdp_fraction_gpu
 
 
 def power_usage_effectiveness(organization: str) -> float:
-    return 1.1 if any(h in organization.lower() for h in HYPERSCALERS) else 1.25
+    hyperscaler = any(h in organization.lower() for h in HYPERSCALERS)
+    return CONSTANTS.pue_hyperscaler if hyperscaler else CONSTANTS.pue_other
 
 
 def energy_price(year: int) -> float:
-    if year not in ENERGY_PRICE:
-        raise ValueError(f"no energy price for {year}: Epoch's table has {min(ENERGY_PRICE)}-{max(ENERGY_PRICE)}")
-    return ENERGY_PRICE[year]
+    prices = CONSTANTS.energy_price
+    if year not in prices:
+        raise ValueError(f"no energy price for {year}: Epoch's table has {min(prices)}-{max(prices)}")
+    return prices[year]
 
 
 def chip_tdp_w(hardware: str, data: EpochData) -> float:
     tdp = chip(hardware, data).tdp_w
     if tdp is None:
         if "TPU v4" in hardware:
-            return TPU_V4_FALLBACK_TDP_W
+            return CONSTANTS.tpu_v4_fallback_tdp
         raise ValueError(f"no TDP for {hardware} in the chip dataset")
     return _number(f"TDP of {hardware}", tdp)
 
@@ -558,17 +777,19 @@ def capex_energy_cost(run: Run, data: EpochData | None = None) -> Estimate:
     steps["years_since_acquisition"] = years
     steps["depreciation"] = value / bought.price
     steps["value_at_start"] = value
-    replacement = PRICE_PERFORMANCE_OOMS_PER_YEAR * math.log(10)  # optimal replacement rate, per year
+    replacement = CONSTANTS.price_performance_ooms_per_year * math.log(10)  # optimal replacement rate, per year
     steps["replacement_per_year"] = replacement
-    steps["hours_per_year"] = HOURS_PER_YEAR
-    per_hour = value * replacement / HOURS_PER_YEAR
+    hours_per_year = CONSTANTS.hours_per_year
+    steps["hours_per_year"] = hours_per_year
+    per_hour = value * replacement / hours_per_year
     steps["price_per_hour"] = per_hour
     # Reported chip-hours first; training time x chips only where none is reported.
     chip_hours = run.chip_hours if run.chip_hours is not None else run.training_hours * run.chips
     steps["chip_hours"] = chip_hours
     hardware = per_hour * chip_hours
     steps["hardware_usd"] = hardware
-    interconnect = hardware * INTERCONNECT_SHARE / (1 - INTERCONNECT_SHARE)
+    share = CONSTANTS.interconnect_share
+    interconnect = hardware * share / (1 - share)
     steps["interconnect_usd"] = interconnect
     tdp_kw = chip_tdp_w(run.hardware, data) / 1000
     steps["chip_tdp_kw"] = tdp_kw
@@ -605,14 +826,16 @@ def _column(method: str) -> str:
 
 
 def estimate(run: str, method: str, data: EpochData | None = None) -> Estimate:
-    """Epoch's figure for `run` by `method`, with its steps, in the dollars of DOLLARS_OF."""
+    """Epoch's figure for `run` by `method`, with its steps, in the dollars of the month
+    `dollars_of` (constants.toml)."""
     data = data or load()
     model, _ = _model(run), _column(method)
     return METHOD_FUNCTIONS[method](data.models[model], data)
 
 
 def published(run: str, method: str, data: EpochData | None = None) -> float:
-    """The figure in Epoch's model_costs.csv (commit e13599f), in the dollars of DOLLARS_OF."""
+    """The figure in Epoch's model_costs.csv (commit e13599f), in the dollars of the month
+    `dollars_of` (constants.toml)."""
     data = data or load()
     value = data.published[_model(run)][_column(method)]
     if value is None:
