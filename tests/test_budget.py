@@ -143,6 +143,24 @@ def test_the_formula_against_published_measurements():
     assert rows["qlora_65b"]["formula"] < 48 < b.qlora_rebuilt(I)["no_checkpointing"]
 
 
+# The new inputs hold what their sources print (tests/test_published_figures.py does this for the articles').
+PRINTED = {
+    "activation_linear_bytes": 34, "activation_attention_bytes": 5,  # Korthikanti et al., Equation 1
+    "activation_checkpoint_bytes": 2,  # Korthikanti et al., Table 2 (full activation recomputation)
+    "qlora_65b_single_gpu": 48, "qlora_65b_memory": 48, "qlora_full_ft_65b_memory": 780,  # QLoRA, abstract, Section 1
+    "qlora_7b_base_memory": 5048, "qlora_7b_lora_memory": 26, "qlora_7b_lora_fraction": 0.002,  # QLoRA, Section 2
+    "zero_gpt2_params": 1.5e9, "zero_gpt2_model_states": 24,  # ZeRO, Section 3.1
+    "llmc_124m_mfu": 0.6,  # llm.c, discussion 481
+    "epoch_grok3_cost": 1164146793.7782238, "epoch_gpt4_cost": 78562016.88093337,  # model_costs.csv, 263c40a
+}
+
+
+@pytest.mark.parametrize("name", sorted(PRINTED))
+def test_budget_input_matches_the_printed_figure(name):
+    assert I[name].value == pytest.approx(PRINTED[name], rel=1e-12), name
+    assert I.epoch_grok3_date == dt.date(2025, 2, 17)
+
+
 def test_within_rejects_bad_comparisons():
     assert b.within(105, 100, "measured") and not b.within(111, 100, "measured")
     assert b.within(100.5, 100, "arithmetic") and not b.within(102, 100, "arithmetic")
