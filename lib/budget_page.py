@@ -165,10 +165,11 @@ def buys_table(i: Inputs, lang: str) -> str:
     return "\n".join(rows)
 
 
-def _published(i: Inputs, name: str) -> Figure:
-    """A published memory figure as its source states it: its own unit, a bound kept a bound."""
+def _published(i: Inputs, name: str, side: str | None) -> Figure:
+    """A published memory figure as its source states it: its own unit, a bound kept a bound ("less
+    than 48 GB" for a bound the formula must stay below, which the input's value alone does not say)."""
     entry = i[name]
-    return entry.figure(decimals=0)
+    return Figure.less_than(entry.value, entry.unit, decimals=0) if side == "below" else entry.figure(decimals=0)
 
 
 def measured_table(i: Inputs, lang: str) -> str:
@@ -181,8 +182,8 @@ def measured_table(i: Inputs, lang: str) -> str:
     for r in b.measurements(i):
         unit = i[r["input"]].unit
         formula = F(r["formula"] * (1e3 if unit == "MB" else 1), unit, decimals=1)
-        kind = w["kinds"][r["kind"]] + (f" ({w[r['side']]})" if r["side"] else "")
-        cells = [w["configs"][r["key"]], kind, formula.format(lang), _published(i, r["input"]).format(lang),
+        kind = w["kinds"][r["kind"]]  # a bound's side is in its figure: "more than", "less than"
+        cells = [w["configs"][r["key"]], kind, formula.format(lang), _published(i, r["input"], r["side"]).format(lang),
                  _pct(r["residual"]).format(lang), w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
