@@ -14,10 +14,17 @@ et al. 2023, Section 3):
 - optimiser states: Adam's fp32 master copy, momentum and variance, 12 bytes per trained parameter;
 - adapters: LoRA's matrices, 2 bytes per adapter parameter (their gradients and optimiser states
   are counted above, as trained parameters);
-- activations: Korthikanti et al. 2022 (Section 4.1): s·b·h·(34 + 5·a·s/h) bytes per layer, for
-  sequences of s tokens, a micro-batch of b sequences, hidden size h and a attention heads, every
-  activation kept in 16 bits, no parallelism, no recomputation. What it leaves out: the
-  embeddings, the output layer and the loss, framework buffers and fragmentation.
+- activations: Korthikanti et al. 2022 (Section 4.1, Equation 1): s·b·h·(34 + 5·a·s/h) bytes per
+  layer, for sequences of s tokens, a micro-batch of b sequences, hidden size h and a attention
+  heads, every activation kept in 16 bits, no parallelism, no recomputation. With gradient
+  checkpointing (full activation recomputation, their Table 2) only each layer's 16-bit input is
+  kept, 2·s·b·h bytes per layer; the book adds one layer's full activations, rebuilt during that
+  layer's backward pass (the memory spike QLoRA's paged optimisers exist for). What it leaves out:
+  the embeddings, the output layer and the loss, framework buffers and fragmentation.
+- paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM only when the GPU runs
+  out of memory, and paged back for the update. The book keeps them on the GPU: a job that fits
+  without paging fits with it, and paging lowers no steady-state need (QLoRA reports no measurement
+  of it). At QLoRA's adapter sizes these states are small (the chapter glues how small).
 
 Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
 no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
@@ -37,6 +44,13 @@ BUDGET_FILE = DATA_DIR / "budget.toml"
 PRECISION_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "int8": 8, "nf4": 4}
 BITS_PER_BYTE = 8
 JOBS = ("pretrain", "full", "lora", "qlora")
+# Activation recomputation: none (every activation kept) or full (gradient checkpointing).
+RECOMPUTATION = ("none", "full")
+# The jobs whose activations the chapter's tables count with gradient checkpointing: QLoRA, as its
+# paper runs every experiment (Dettmers et al. 2023, Section 5.1: "In all of our experiments, we use
+# NF4 QLoRA with double quantization and paged optimizers to prevent memory spikes during gradient
+# checkpointing"). The others keep every activation, the book's default where a source says nothing.
+CHECKPOINTED_JOBS = ("qlora",)
 # The worked example's sequence length and micro-batch: a setting, not a sourced fact (LLaMA's
 # context length is 2048, GPT-2's 1024: the shorter, for all; one sequence at a time). Change them on Binder.
 EXAMPLE_SEQ_LEN = 1024
@@ -64,15 +78,29 @@ lora_params = compute.lora_trainable_params
 
 
 def activations_gb(seq_len: float, batch: float, d_model: float, heads: float, layers: float,
-                   linear: float, attention: float) -> float:
-    """Activation memory in GB: s·b·h·(linear + attention·a·s/h) bytes per layer, times the layers
-    (Korthikanti et al. 2022: linear = 34, attention = 5)."""
+                   linear: float, attention: float, *, recomputation: str = "none",
+                   checkpoint_bytes: float | None = None) -> float:
+    """Activation memory in GB for `layers` layers (Korthikanti et al. 2022).
+
+    recomputation "none": s·b·h·(linear + attention·a·s/h) bytes per layer (linear = 34, attention = 5).
+    recomputation "full" (gradient checkpointing): checkpoint_bytes·s·b·h per layer, each layer's
+    input (checkpoint_bytes = 2), plus one layer's full activations, rebuilt in its backward pass."""
+    if recomputation not in RECOMPUTATION:
+        raise ValueError(f"unknown recomputation {recomputation!r}: use one of {', '.join(RECOMPUTATION)}")
     s, b = _size("seq_len", seq_len, whole=True), _size("batch", batch, whole=True)
     h, a = _size("d_model", d_model, whole=True), _size("heads", heads, whole=True)
+    n_layers = _size("layers", layers, whole=True)
     if a > h:
         raise ValueError(f"heads ({a:g}) cannot be more than d_model ({h:g})")
     per_layer = s * b * h * (_size("linear", linear) + _size("attention", attention) * a * s / h)
-    return per_layer * _size("layers", layers, whole=True) / 1e9
+    if recomputation == "none":
+        if checkpoint_bytes is not None:
+            raise ValueError("checkpoint_bytes is for recomputation 'full'")
+        return per_layer * n_layers / 1e9
+    if checkpoint_bytes is None:
+        raise ValueError("recomputation 'full' keeps each layer's input: give checkpoint_bytes")
+    kept = _size("checkpoint_bytes", checkpoint_bytes) * s * b * h * n_layers
+    return (kept + per_layer) / 1e9
 
 
 @dataclasses.dataclass(frozen=True)
@@ -171,10 +199,25 @@ SIZES = (
 )
 
 
+def job_recomputation(i: Inputs, job: str) -> str:
+    """How a job's activations are counted in the chapter's tables: QLoRA with gradient checkpointing,
+    as its paper runs every experiment (CHECKPOINTED_JOBS); the others keep every activation."""
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
+    return "full" if job in CHECKPOINTED_JOBS else "none"
+
+
+def model_activations(i: Inputs, d_key: str, heads_key: str, layers_key: str, recomputation: str = "none",
+                      *, seq_len: float = EXAMPLE_SEQ_LEN, batch: float = EXAMPLE_BATCH) -> float:
+    """A model's activations (GB) from its sourced shape, at the example's sequence and batch."""
+    return activations_gb(seq_len, batch, i[d_key].value, i[heads_key].value, i[layers_key].value,
+                          i.activation_linear_bytes, i.activation_attention_bytes, recomputation=recomputation,
+                          checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
+
+
 def _memory(i: Inputs, job: str, params_key: str, d_key: str, heads_key: str, layers_key: str) -> Memory:
     """A job's memory for a model described by inputs, at the example's sequence and batch."""
-    acts = activations_gb(EXAMPLE_SEQ_LEN, EXAMPLE_BATCH, i[d_key].value, i[heads_key].value, i[layers_key].value,
-                          i.activation_linear_bytes, i.activation_attention_bytes)
+    acts = model_activations(i, d_key, heads_key, layers_key, job_recomputation(i, job))
     adapters = 0.0
     if job in ("lora", "qlora"):
         adapters = lora_params(i[d_key].value, i[layers_key].value, i.lora_adapted_matrix_types, i.lora_rank)
@@ -222,15 +265,73 @@ def lora_rebuilt(i: Inputs) -> dict[str, float]:
 
 
 def qlora_rebuilt(i: Inputs) -> dict[str, float]:
-    """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB) and QLoRA
-    (less than 48 GB), against the formula's model states (weights, gradients, optimiser, adapters)."""
+    """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB, model states
+    only) and QLoRA (less than 48 GB), the latter with its adapters, their states and the
+    activations under gradient checkpointing, as the chapter's tables count QLoRA; and whether that
+    fits the paper's one 48 GB GPU."""
     n = i.llama_65b_params
-    adapters = lora_params(i.llama65b_d_model, i.llama65b_layers, i.lora_adapted_matrix_types, i.lora_rank)
     kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
     full = training_memory(n, "full", **kw).total
-    q = training_memory(n, "qlora", adapter_params=adapters, quant_constant_bits=i.qlora_constant_bits, **kw).total
-    return {"full": full, "qlora": q, "full_above": full > i.qlora_full_ft_65b_memory,
-            "qlora_below": q < i.qlora_65b_memory}
+    q = _memory(i, "qlora", *SIZES[2][1:])
+    # The same job with every activation kept: what the chapter counted before checkpointing.
+    no_ckpt = dataclasses.replace(q, activations=model_activations(i, *SIZES[2][2:], "none")).total
+    return {"full": full, "qlora": q.total, "memory": q, "full_above": full > i.qlora_full_ft_65b_memory,
+            "qlora_below": q.total < i.qlora_65b_memory, "fits_48": fits(q.total, i.qlora_65b_single_gpu),
+            "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
+            "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
+
+
+# ---------------------------------------------------------------- the formula against measurements
+
+# One tolerance per kind of comparison, stated once (the chapter glues them):
+# - "measured": a memory figure a paper measured for a run; the formula within ±MEASURED_TOLERANCE;
+# - "arithmetic": a paper's own sum of bytes per parameter; the formula within ±ARITHMETIC_TOLERANCE;
+# - "bound": a paper's "more than" or "less than"; the formula on the stated side of it.
+MEASURED_TOLERANCE = 0.10
+ARITHMETIC_TOLERANCE = 0.01
+KINDS = ("measured", "arithmetic", "bound")
+
+
+def within(formula: float, published: float, kind: str, side: str | None = None) -> bool:
+    """Whether the formula agrees with a published figure by the tolerance of its kind; for a bound,
+    whether it is on the stated side ("below" a "less than", "above" a "more than")."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}: use one of {', '.join(KINDS)}")
+    f, p = _size("formula", formula), _size("published", published)
+    if kind == "bound":
+        if side not in ("below", "above"):
+            raise ValueError(f"a bound needs side 'below' or 'above', got {side!r}")
+        return f < p if side == "below" else f > p
+    if side is not None:
+        raise ValueError(f"side is for bounds, not for kind {kind!r}")
+    return abs(residual(f, p)) <= (MEASURED_TOLERANCE if kind == "measured" else ARITHMETIC_TOLERANCE)
+
+
+def measurements(i: Inputs) -> list[dict]:
+    """The formula against every published memory figure of a configuration the book could verify:
+    key, kind, side (bounds), formula and published (GB), the published input's name, residual, and
+    whether it agrees by its kind's tolerance. What each leaves out is worded in lib/data/words."""
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    lo, q = lora_rebuilt(i), qlora_rebuilt(i)
+    n7 = i.ft_example_params
+    q7_weights = training_memory(n7, "qlora", adapter_params=i.qlora_7b_lora_fraction * n7,
+                                 quant_constant_bits=i.qlora_constant_bits, **kw)
+    rows = [
+        ("zero_gpt2", "arithmetic", None, training_memory(i.zero_gpt2_params, "full", **kw).total, "zero_gpt2_model_states"),
+        ("lora_full", "measured", None, lo["full"], "lora_vram_full"),
+        ("lora_lora", "measured", None, lo["lora"], "lora_vram_lora"),
+        ("qlora_full", "bound", "above", q["full"], "qlora_full_ft_65b_memory"),
+        ("qlora_65b", "bound", "below", q["qlora"], "qlora_65b_memory"),
+        ("qlora_7b_base", "measured", None, q7_weights.weights, "qlora_7b_base_memory"),
+        ("qlora_7b_lora", "measured", None, q7_weights.adapters, "qlora_7b_lora_memory"),
+    ]
+    out = []
+    for key, kind, side, formula, name in rows:
+        published = i[name].value / (1e3 if i[name].unit == "MB" else 1)
+        out.append({"key": key, "kind": kind, "side": side, "formula": formula, "published": published,
+                    "input": name, "residual": residual(formula, published),
+                    "within": within(formula, published, kind, side)})
+    return out
 
 
 def llmc_rebuilt(i: Inputs) -> dict[str, float]:
@@ -253,10 +354,21 @@ def llama7b_rebuilt(i: Inputs) -> dict[str, float]:
     return {"flops": flops, "hours": hours, "residual": residual(hours, i.llama7b_gpu_hours), "implied_mfu": implied}
 
 
+def utilisation(i: Inputs, model: str) -> tuple[float, str]:
+    """The utilisation a model's jobs are priced at, and the input it comes from: the model's own
+    training report where it states one (llm.c states its own for GPT-2 124M); otherwise PaLM's
+    (the LLaMA paper states throughput and GPU-hours, not a utilisation)."""
+    keys = [key for key, *_ in SIZES]
+    if model not in keys:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(keys)}")
+    name = "llmc_124m_mfu" if model == "gpt2" else "palm_mfu"
+    return i[name].value, name
+
+
 def what_budget_buys(i: Inputs) -> list[dict]:
-    """For each job and size: memory, whether it fits one H100, H100-hours and dollars per billion
-    tokens, and the tokens the budget trains (where it fits); pretraining also to compute-optimal
-    tokens (Chinchilla's tokens per parameter)."""
+    """For each job and size: memory, whether it fits one H100, the utilisation it is priced at,
+    H100-hours and dollars per billion tokens, and the tokens the budget trains (where it fits);
+    pretraining also to compute-optimal tokens (Chinchilla's tokens per parameter)."""
     usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
     per_param = i.chinchilla_tokens / i.chinchilla_params
     rows = []
@@ -265,12 +377,13 @@ def what_budget_buys(i: Inputs) -> list[dict]:
             n = i[params_key].value
             memory = _memory(i, job, params_key, *shape)
             ok = fits(memory.total, i.h100_sxm_memory)
+            mfu, _ = utilisation(i, key)
             tokens = per_param * n if job == "pretrain" else FT_TOKENS
             flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
-            hours = gpu_hours(flops, peak, i.palm_mfu)
-            bought = tokens_bought(usd, price, n, job, peak, i.palm_mfu,
+            hours = gpu_hours(flops, peak, mfu)
+            bought = tokens_bought(usd, price, n, job, peak, mfu,
                                    flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
-            rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "tokens": tokens,
+            rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "mfu": mfu, "tokens": tokens,
                          "hours": hours, "cost": compute.rental_cost(hours, price), "bought": bought if ok else 0.0})
     return rows
 
@@ -287,5 +400,6 @@ def ladder(i: Inputs) -> list[dict]:
         ("gptoss", gptoss, i["lambda_h100_sxm_8x"].seen, "openai2025gptosscard"),
         ("palm", i.epoch_palm_cost, i.epoch_dollars_date, "cottier2024rising"),
         ("gpt4", i.epoch_gpt4_cost, i.epoch_dollars_date, "cottier2024rising"),
+        ("grok3", i.epoch_grok3_cost, i.epoch_dollars_date, "cottier2024rising"),
     ]
     return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])

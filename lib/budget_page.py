@@ -1,5 +1,5 @@
 """What the chapter "What a budget buys" glues: its figures (as `B.<name>`) and its tables
-(`B.memory`, `B.compute`, `B.buys`, `B.ladder`), formatted for the page's language."""
+(`B.memory`, `B.compute`, `B.buys`, `B.measured`, `B.ladder`), formatted for the page's language."""
 
 from __future__ import annotations
 
@@ -69,8 +69,26 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "lora.paper_ratio": F(lo["paper_ratio"], "times", decimals=1),
         "lora.adapters": F(lo["adapters"], "parameter", compact=True, decimals=1),
         "bytes.full": F(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
-        # QLoRA's bounds
+        # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
+        "qlora.activations": _memory(q["memory"].activations),
+        "qlora.optimizer": _memory(q["memory"].optimizer),
+        "qlora.no_checkpointing": _gb(q["no_checkpointing"]),
+        "qlora.gpu": F(i.qlora_65b_single_gpu, "GB"),
+        "checkpoint_bytes": F(i.activation_checkpoint_bytes, "count"),
+        "activation_linear": F(i.activation_linear_bytes, "count"),
+        "activation_attention": F(i.activation_attention_bytes, "count"),
+        # the formula against measurements: the tolerance of each kind
+        "tolerance.measured": _pct(b.MEASURED_TOLERANCE),
+        "tolerance.arithmetic": _pct(b.ARITHMETIC_TOLERANCE),
+        # the formula against each published memory figure (the table B.measured)
+        **{f"measured.{r['key']}.{part}": _pct(r["residual"]) if part == "residual" else _memory(r[part])
+           for r in b.measurements(i) for part in ("formula", "published", "residual")},
+        # utilisation by the job's own source
+        "llmc.mfu": _pct(i.llmc_124m_mfu),
+        # the frontier rung
+        "frontier.cost": F(i.epoch_grok3_cost, "USD", decimals=2),
+        "frontier.date": Figure.on(i.epoch_grok3_date),
         "qlora.paper_full": i["qlora_full_ft_65b_memory"].figure(),
         "qlora.qlora": _gb(q["qlora"]),
         "qlora.paper_qlora": F(i.qlora_65b_memory, "GB"),
@@ -135,14 +153,39 @@ def compute_table(i: Inputs, lang: str) -> str:
 def buys_table(i: Inputs, lang: str) -> str:
     w = words(lang)["budget"]
     h = w["head"]
-    rows = [f"| {h['job']} | {h['model']} | {h['memory']} | {h['one_gpu']} | {h['tokens']} | {h['h100_hours']} "
-            f"| {h['cost']} | {h['bought']} |", "|---|---|---:|---|---:|---:|---:|---:|"]
+    rows = [f"| {h['job']} | {h['model']} | {h['memory']} | {h['one_gpu']} | {h['utilisation']} | {h['tokens']} "
+            f"| {h['h100_hours']} | {h['cost']} | {h['bought']} |", "|---|---|---:|---|---:|---:|---:|---:|---:|"]
     for r in b.what_budget_buys(i):
-        cells = [w["jobs"][r["job"]], w["models"][r["model"]], _gb(r["memory"]).format(lang),
-                 w["fits"] if r["fits"] else w["no_fit"], F(r["tokens"], "token", compact=True, decimals=1).format(lang),
+        cells = [w["jobs"][r["job"]], w["models"][r["model"]], _memory(r["memory"]).format(lang),
+                 w["fits"] if r["fits"] else w["no_fit"], _pct(r["mfu"]).format(lang),
+                 F(r["tokens"], "token", compact=True, decimals=1).format(lang),
                  F(r["hours"], "hour", decimals=1).format(lang), F(r["cost"], "USD", decimals=2).format(lang),
                  F(r["bought"], "token", compact=True, decimals=1).format(lang) if r["fits"] else w["none"]]
         rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _published(i: Inputs, name: str, side: str | None) -> Figure:
+    """A published memory figure as its source states it: its own unit, a bound kept a bound ("less
+    than 48 GB" for a bound the formula must stay below, which the input's value alone does not say)."""
+    entry = i[name]
+    return Figure.less_than(entry.value, entry.unit, decimals=0) if side == "below" else entry.figure(decimals=0)
+
+
+def measured_table(i: Inputs, lang: str) -> str:
+    """The formula against every published memory figure the book could verify: configuration,
+    kind, formula, published, residual, whether it agrees by its kind's tolerance, what it leaves out."""
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['configuration']} | {h['kind']} | {h['formula']} | {h['published']} | {h['residual']} "
+            f"| {h['agrees']} | {h['leaves_out']} |", "|---|---|---:|---:|---:|---|---|"]
+    for r in b.measurements(i):
+        unit = i[r["input"]].unit
+        formula = F(r["formula"] * (1e3 if unit == "MB" else 1), unit, decimals=1)
+        kind = w["kinds"][r["kind"]]  # a bound's side is in its figure: "more than", "less than"
+        cells = [w["configs"][r["key"]], kind, formula.format(lang), _published(i, r["input"], r["side"]).format(lang),
+                 _pct(r["residual"]).format(lang), w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
 
@@ -176,7 +219,25 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
     page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
     page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
+    # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
+    # the words come from lib.budget.fits.
+    page.glue("B.qlora.fits_48", w["fits" if q["fits_48"] else "no_fit"], display=False)
+    page.glue("B.qlora.no_checkpointing_fits_48", w["fits" if q["no_checkpointing_fits_48"] else "no_fit"], display=False)
+    page.glue("B.qlora.no_checkpointing_fits_h100", w["fits" if q["no_checkpointing_fits_h100"] else "no_fit"],
+              display=False)
+    page.glue("B.qlora.recomputation", w["recomputation"][b.job_recomputation(i, "qlora")], display=False)
+    rows = {r["key"]: r for r in b.measurements(i)}
+    for key in ("lora_full", "qlora_7b_base"):
+        page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
+    page.glue("B.frontier.name", w["models"]["grok3"], display=False)
+    # The calculator's own arithmetic for QLoRA's configuration (LLaMA 65B, nf4, checkpointing on),
+    # beside the paper's one 48 GB GPU. Imported here: the calculator imports this module.
+    from .memory_calculator import memories
+    _, calc = memories("llama65b", "nf4", i.lora_rank, i, checkpointing=True)
+    page.glue("B.calc.qlora65", _gb(calc.total).format(lang), display=False)
+    page.glue("B.calc.qlora65_fits", w["fits" if b.fits(calc.total, i.qlora_65b_single_gpu) else "no_fit"],
+              display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
-                        ("ladder", ladder_table)):
+                        ("measured", measured_table), ("ladder", ladder_table)):
         page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
     return i

@@ -6,8 +6,11 @@ The arithmetic is lib.budget's (training_memory, lora_params, activations_gb, fi
 chapter's own models (lib.budget.SIZES, with their sourced parameters, width, heads and layers):
 LoRA's adapters depend on the width and the layers, not only on the parameters, so the reader picks
 one of those models rather than a size with a made-up shape. Activations are counted as the
-chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH). Full fine-tuning keeps its
-weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's frozen weights are in.
+chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH), with every activation kept or
+with gradient checkpointing (lib.budget.activations_gb's two ways, one control for both jobs). Full
+fine-tuning keeps its weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's
+frozen weights are in. With LLaMA 65B, nf4 and checkpointing it is QLoRA's configuration, checked in the
+chapter against the paper's 65B model on one 48 GB GPU (lib.budget.measurements).
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
 """
 
@@ -35,34 +38,40 @@ PRECISIONS = ("fp32", "bf16", "int8", "nf4")
 # GPU's memory are inputs (lora_rank, h100_sxm_memory).
 START_MODEL = b.SIZES[1][0]
 START_PRECISION = "bf16"
+# Checkpointing starts off: the chapter's LoRA example keeps every activation (lib.budget.job_recomputation).
+START_CHECKPOINTING = False
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), GPUs up to 200 GB.
 RANGES = {"rank": (1, 256, 1), "gpu": (1, 200, 1)}
 # The controls' signal names: their own, so the budget ladder's slider keeps its own.
-SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu")}
+SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu", "checkpointing")}
 LINES = ("settings", "full", "lora", "weights", "adapters", "activations")
 
 
 def models(i: Inputs) -> dict[str, dict[str, float]]:
     """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
-    at the chapter's sequence length and batch."""
+    at the chapter's sequence length and batch, with every activation kept and with checkpointing."""
     out = {}
     for key, params, d_model, heads, layers in b.SIZES:
-        acts = b.activations_gb(b.EXAMPLE_SEQ_LEN, b.EXAMPLE_BATCH, i[d_model].value, i[heads].value,
-                                i[layers].value, i.activation_linear_bytes, i.activation_attention_bytes)
         out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
-                    "activations": acts}
+                    "activations": b.model_activations(i, d_model, heads, layers, "none"),
+                    "activations_full": b.model_activations(i, d_model, heads, layers, "full")}
     return out
 
 
-def memories(model: str, precision: str, rank: float, i: Inputs) -> tuple[b.Memory, b.Memory]:
-    """Full fine-tuning and LoRA of one of the chapter's models (lib.budget.training_memory)."""
+def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = START_CHECKPOINTING
+             ) -> tuple[b.Memory, b.Memory]:
+    """Full fine-tuning and LoRA of one of the chapter's models (lib.budget.training_memory), with
+    every activation kept or with gradient checkpointing."""
     shapes = models(i)
     if model not in shapes:
         raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
     if precision not in PRECISIONS:
         raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISIONS)}")
+    if not isinstance(checkpointing, bool):
+        raise ValueError(f"checkpointing is on or off (True or False), got {checkpointing!r}")
     m = shapes[model]
-    kw = dict(activations=m["activations"], gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    acts = m["activations_full" if checkpointing else "activations"]
+    kw = dict(activations=acts, gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
     full = b.training_memory(m["params"], "full", **kw)
     adapters = b.lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
     lora = b.training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
@@ -70,14 +79,15 @@ def memories(model: str, precision: str, rank: float, i: Inputs) -> tuple[b.Memo
     return full, lora
 
 
-def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, inputs: Inputs | None = None) -> dict[str, str]:
+def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, inputs: Inputs | None = None, *,
+            checkpointing: bool = START_CHECKPOINTING) -> dict[str, str]:
     """The calculator's lines in `lang`, by LINES; a ValueError for any bad input."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_memory"]
     # What the static calculator's sliders allow: a whole rank, a GPU of whole gigabytes.
     rank = compute.within("rank", rank, *RANGES["rank"][:2], whole=True)
     gpu_gb = compute.within("device_gb", gpu_gb, *RANGES["gpu"][:2], whole=True)
-    full, lora = memories(model, precision, rank, i)
+    full, lora = memories(model, precision, rank, i, checkpointing=checkpointing)
     fits = {job: text["fits"] if b.fits(m.total, gpu_gb) else text["no_fit"] for job, m in (("full", full), ("lora", lora))}
     return {
         "settings": text["settings"].format(rank=Figure.of(rank, "count").format(lang),
@@ -87,7 +97,7 @@ def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, i
         "weights": text["weights"].format(memory=memory_figure(lora.weights).format(lang)),
         "adapters": text["adapters"].format(
             memory=memory_figure(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
-        "activations": _activations_words(lang).format(memory=memory_figure(lora.activations).format(lang)),
+        "activations": _activations_words(lang, checkpointing).format(memory=memory_figure(lora.activations).format(lang)),
     }
 
 
@@ -98,10 +108,10 @@ def precision_label(precision: str, lang: str) -> str:
     return text["precision_qlora" if precision == "nf4" else "precision_option"].format(name=precision, bits=bits)
 
 
-def _activations_words(lang: str) -> str:
+def _activations_words(lang: str, checkpointing: bool = False) -> str:
     """The activations line with the chapter's sequence length written in, {memory} left open (the
-    batch is said in the chapter's prose, {glue:text}`B.batch`)."""
-    return words(lang)["calculator_memory"]["activations"].format(
+    batch is said in the chapter's prose, {glue:text}`B.batch`); its words say whether checkpointing is on."""
+    return words(lang)["calculator_memory"]["activations_full" if checkpointing else "activations"].format(
         tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory="{memory}")
 
 
@@ -117,6 +127,7 @@ def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
                                       value=START_PRECISION, description=text["precision"]),
         "rank": widgets.FloatText(value=i.lora_rank, description=text["rank"]),
         "gpu": widgets.FloatText(value=i.h100_sxm_memory, description=text["gpu"]),
+        "checkpointing": widgets.Checkbox(value=START_CHECKPOINTING, description=text["checkpointing"], indent=False),
     }
     for field in fields.values():
         field.style.description_width = "initial"
@@ -124,7 +135,9 @@ def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
 
     def update(_=None):
         try:
-            lines = readout(*(f.value for f in fields.values()), lang, i)
+            values = {name: field.value for name, field in fields.items()}
+            checkpointing = values.pop("checkpointing")
+            lines = readout(*values.values(), lang, i, checkpointing=checkpointing)
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES)
         except ValueError as exc:
             result.value = html.escape(text["error"].format(message=error(exc, lang)))
@@ -145,7 +158,7 @@ def _pick(selected: str, values: dict[str, float]) -> str:
     return f"({expr})"
 
 
-def memory_fields(model: str, precision: str, rank: str, i: Inputs) -> dict[str, str]:
+def memory_fields(model: str, precision: str, rank: str, checkpointing: str, i: Inputs) -> dict[str, str]:
     """The memory of full fine-tuning and LoRA as Vega expressions of the named signals or fields,
     in order (each may use the ones before it as datum.<name>): lib.budget.training_memory's sum,
     written a second time for Vega (tests/test_memory_calculator.py holds the two together)."""
@@ -157,7 +170,9 @@ def memory_fields(model: str, precision: str, rank: str, i: Inputs) -> dict[str,
     half = b.precision_bytes("bf16")
     return {
         "n": _pick(model, {k: m["params"] for k, m in shapes.items()}),
-        "acts": _pick(model, {k: m["activations"] for k, m in shapes.items()}),
+        # Activations: with gradient checkpointing (a true checkbox) or with every activation kept.
+        "acts": f"({checkpointing} ? {_pick(model, {k: m['activations_full'] for k, m in shapes.items()})}"
+                f" : {_pick(model, {k: m['activations'] for k, m in shapes.items()})})",
         # LoRA's adapters: 2 x layers x adapted matrix types x d_model x rank (lib.compute.lora_trainable_params)
         "adapter_params": f"2 * {_pick(model, {k: m['layers'] for k, m in shapes.items()})}"
                           f" * {float(i.lora_adapted_matrix_types)!r}"
@@ -182,7 +197,7 @@ def _template(text: str, **exprs: str) -> str:
     return " + ".join(parts) or '""'
 
 
-def memory_lines(lang: str, rank: str, gpu: str) -> dict[str, str]:
+def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str) -> dict[str, str]:
     """The readout's lines (LINES) as Vega expressions of the fields memory_fields computes and of
     the named rank and GPU-memory signals or fields, written as readout() writes them."""
     text = words(lang)["calculator_memory"]
@@ -199,14 +214,16 @@ def memory_lines(lang: str, rank: str, gpu: str) -> dict[str, str]:
         "lora": _template(text["lora"], memory=memory("datum.lora_total"), fits=verdict("datum.lora_total")),
         "weights": _template(text["weights"], memory=memory("datum.lora_weights")),
         "adapters": _template(text["adapters"], memory=memory("datum.lora_trained")),
-        "activations": _template(_activations_words(lang), memory=memory("datum.acts")),
+        "activations": f"({checkpointing} ? {_template(_activations_words(lang, True), memory=memory('datum.acts'))}"
+                       f" : {_template(_activations_words(lang, False), memory=memory('datum.acts'))})",
     }
 
 
 def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: float,
-                 inputs: Inputs | None = None) -> alt.Chart:
+                 inputs: Inputs | None = None, *, checkpointing: bool = START_CHECKPOINTING) -> alt.Chart:
     """Full fine-tuning against LoRA on the static page: a list of the chapter's models, a list of
-    precisions for LoRA's frozen weights, sliders for the rank and the GPU's memory, and a readout
+    precisions for LoRA's frozen weights, sliders for the rank and the GPU's memory, a checkbox for
+    gradient checkpointing, and a readout
     written as lib writes it (tests/test_memory_calculator.py renders it on a grid and compares
     with lib.budget and lib.figure)."""
     i = load_inputs() if inputs is None else inputs
@@ -216,7 +233,7 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
         low, high, _ = RANGES[name]
         if not low <= value <= high:
             raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
-    memories(model, precision, rank, i)  # the start must be one lib computes
+    memories(model, precision, rank, i, checkpointing=checkpointing)  # the start must be one lib computes
     keys = list(models(i))
     params = [
         alt.param(name=SIGNALS["model"], value=model,
@@ -228,6 +245,9 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
                     bind=alt.binding_range(min=RANGES[name][0], max=RANGES[name][1], step=RANGES[name][2],
                                            name=text[name] + " "))
           for name, value in (("rank", rank), ("gpu", gpu_gb))),
+        alt.param(name=SIGNALS["checkpointing"], value=checkpointing,
+                  bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
     ]
-    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"]), params, lang, text["title"],
-                                fields=memory_fields(SIGNALS["model"], SIGNALS["precision"], SIGNALS["rank"], i))
+    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"], SIGNALS["checkpointing"]), params,
+                                lang, text["title"], fields=memory_fields(SIGNALS["model"], SIGNALS["precision"],
+                                                                          SIGNALS["rank"], SIGNALS["checkpointing"], i))

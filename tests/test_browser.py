@@ -290,24 +290,31 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """Move each control of the budget chapter's memory calculator on the static page (the two
-    lists, then the two sliders) and read the readout: every line is what lib.budget and
-    lib.figure give for the same inputs, in the page's language, "fits" and "does not fit" too."""
+    lists, the two sliders, then the checkpointing box) and read the readout: every line is what
+    lib.budget and lib.figure give for the same inputs, in the page's language, "fits" and "does not
+    fit" too."""
     from lib.memory_calculator import LINES, SIGNALS, readout
 
     page = _open(tab, base, f"{lang}/budget.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
     assert all(c.count() == 1 for c in controls.values()), "the memory calculator's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
-    # LLaMA 65B in nf4 does not fit an H100 with LoRA at rank 64, and fits a GPU of 120 GB.
-    for name, value in (("model", "llama65b"), ("precision", "nf4"), ("rank", "64"), ("gpu", "120")):
+    # LLaMA 65B in nf4 does not fit an H100 with LoRA at rank 64, and fits a GPU of 120 GB; then
+    # checkpointing on, and the GPU down to 48 GB, where it fits only with checkpointing (QLoRA's case).
+    steps = (("model", "llama65b"), ("precision", "nf4"), ("rank", "64"), ("gpu", "120"), ("checkpointing", True),
+             ("gpu", "48"))
+    for name, value in steps:
         if name in ("model", "precision"):
             controls[name].select_option(value)
+        elif name == "checkpointing":
+            controls[name].check()
         else:
             controls[name].fill(value)
-        values = {n: c.input_value() for n, c in controls.items()}
-        assert values[name] == value
-        want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang)[key]
-                for key in LINES]
+        values = {n: c.input_value() for n, c in controls.items() if n != "checkpointing"}
+        checkpointing = controls["checkpointing"].is_checked()
+        assert (checkpointing if name == "checkpointing" else values[name]) == value
+        want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang,
+                        checkpointing=checkpointing)[key] for key in LINES]
         # Wait (no longer than needed) for Vega to redraw the readout with every expected line.
         drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
                 " return want.every(w => t.includes(w)); }"

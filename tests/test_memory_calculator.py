@@ -13,8 +13,8 @@ from lib import budget as b
 from lib.budget_page import _memory
 from lib.figure import Figure
 from lib.inputs import load_inputs
-from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_MODEL, START_PRECISION, memory_calculator,
-                                   memory_chart, memory_fields, memory_lines, readout)
+from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_CHECKPOINTING, START_MODEL, START_PRECISION,
+                                   memories, memory_calculator, memory_chart, memory_fields, memory_lines, readout)
 from lib.words import words
 
 from .conftest import LANGS
@@ -22,17 +22,19 @@ from .vega import grid_readouts, texts
 
 I = load_inputs()
 MODELS = [key for key, *_ in b.SIZES]
-# 3 models x 4 precisions x 3 ranks x 2 GPUs = 72 points: every model and precision, the lowest,
-# the chapter's and the highest rank, and GPU memories on either side of several totals.
-GRID = list(itertools.product(MODELS, PRECISIONS, (1, I.lora_rank, 256), (24, 80)))
+# 3 models x 4 precisions x 2 ranks x 2 GPUs x checkpointing off and on = 96 points: every model and
+# precision, the lowest and the highest rank, GPU memories on either side of several totals (LLaMA 65B
+# in nf4 fits 80 GB with checkpointing and not without: QLoRA's case).
+GRID = list(itertools.product(MODELS, PRECISIONS, (1, 256), (24, 80), (False, True)))
 
 
-def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> list[str]:
+def expected(lang: str, model: str, precision: str, rank: float, gpu: float, checkpointing: bool = False) -> list[str]:
     """The readout written from lib.budget directly: training_memory, lora_params, activations_gb, fits."""
     text = words(lang)["calculator_memory"]
     _, params, d_model, heads, layers = next(s for s in b.SIZES if s[0] == model)
+    full_kw = dict(recomputation="full", checkpoint_bytes=I.activation_checkpoint_bytes) if checkpointing else {}
     acts = b.activations_gb(b.EXAMPLE_SEQ_LEN, b.EXAMPLE_BATCH, I[d_model].value, I[heads].value, I[layers].value,
-                            I.activation_linear_bytes, I.activation_attention_bytes)
+                            I.activation_linear_bytes, I.activation_attention_bytes, **full_kw)
     kw = dict(activations=acts, gradient_bytes=I.bytes_fp16_gradient, optimizer_bytes=I.bytes_adam_states)
     full = b.training_memory(I[params].value, "full", **kw)
     adapters = b.lora_params(I[d_model].value, I[layers].value, I.lora_adapted_matrix_types, rank)
@@ -46,7 +48,8 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> 
         text["lora"].format(memory=shown(lora.total), fits=fits(lora)),
         text["weights"].format(memory=shown(lora.weights)),
         text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
-        text["activations"].format(tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
+        text["activations_full" if checkpointing else "activations"].format(
+            tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
     ]
 
 
@@ -54,9 +57,10 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float) -> 
 def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang):
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.budget
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
-    got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu"]),
-                        memory_lines(lang, "datum.rank", "datum.gpu"), lang,
-                        fields=memory_fields("datum.model", "datum.precision", "datum.rank", I), order=list(LINES))
+    got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu", "ckpt"]),
+                        memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt"), lang,
+                        fields=memory_fields("datum.model", "datum.precision", "datum.rank", "datum.ckpt", I),
+                        order=list(LINES))
     want = [expected(lang, *point) for point in GRID]
     assert len(got) == len(want) == len(GRID)
     wrong = [(p, w, g) for p, w, g in zip(GRID, want, got) if w != g]
@@ -64,14 +68,18 @@ def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang)
     # The grid reaches both words, for both jobs.
     no_fit = words(lang)["calculator_memory"]["no_fit"]
     assert {w[1].endswith(no_fit) for w in want} == {w[2].endswith(no_fit) for w in want} == {True, False}
+    # Checkpointing moves a verdict: LLaMA 65B in nf4 on 80 GB fits with it and not without.
+    qlora = {ckpt: want[GRID.index(("llama65b", "nf4", 1, 80, ckpt))][2] for ckpt in (False, True)}
+    assert qlora[False].endswith(no_fit) and not qlora[True].endswith(no_fit)
     # The widget's readout is the same text.
-    assert [readout(*GRID[-1], lang, I)[k] for k in LINES] == want[-1]
+    *point, ckpt = GRID[-1]
+    assert [readout(*point, lang, I, checkpointing=ckpt)[k] for k in LINES] == want[-1]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_static_memory_calculator_starts_at_the_chapters_example(lang):
     start = (START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
-    assert texts(memory_chart(lang, *start, I), lang)[:len(LINES)] == expected(lang, *start)
+    assert texts(memory_chart(lang, *start, I), lang)[:len(LINES)] == expected(lang, *start, START_CHECKPOINTING)
     # Its first picture is the chapter's: LLaMA 7B's full fine-tuning and LoRA in the memory table.
     scales = b.three_scales(I)
     assert START_MODEL == "llama7b"
@@ -88,6 +96,8 @@ def test_the_static_memory_calculator_refuses_values_outside_its_controls():
         memory_chart("en", START_MODEL, "fp16", I.lora_rank, I.h100_sxm_memory, I)
     with pytest.raises(ValueError, match="unknown model 'gpt3'"):
         memory_chart("en", "gpt3", START_PRECISION, I.lora_rank, I.h100_sxm_memory, I)
+    with pytest.raises(ValueError, match="checkpointing is on or off"):
+        memories(START_MODEL, START_PRECISION, I.lora_rank, I, checkpointing="full")
     # Every rank the slider reaches is one LoRA can take for every model (rank <= d_model).
     assert all(RANGES["rank"][1] <= I[d].value for _, _, d, _, _ in b.SIZES)
 
@@ -95,20 +105,22 @@ def test_the_static_memory_calculator_refuses_values_outside_its_controls():
 def test_the_controls_have_their_own_signal_names():
     spec = memory_chart("en", START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, I).to_dict()
     names = [p["name"] for p in spec["params"]]
-    assert names == ["mem_model", "mem_precision", "mem_rank", "mem_gpu"]
-    assert [p["bind"]["input"] for p in spec["params"]] == ["select", "select", "range", "range"]
+    assert names == ["mem_model", "mem_precision", "mem_rank", "mem_gpu", "mem_checkpointing"]
+    assert [p["bind"]["input"] for p in spec["params"]] == ["select", "select", "range", "range", "checkbox"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_starts_at_the_chapters_example_and_follows_its_boxes(lang):
     box = memory_calculator(lang, I)
-    model, precision, rank, gpu, result = box.children
-    assert (model.value, precision.value, rank.value, gpu.value) == (START_MODEL, START_PRECISION, I.lora_rank,
-                                                                     I.h100_sxm_memory)
+    model, precision, rank, gpu, checkpointing, result = box.children
+    assert (model.value, precision.value, rank.value, gpu.value, checkpointing.value) == (
+        START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, START_CHECKPOINTING)
     shown = lambda: [html.unescape(line) for line in result.value.split("<br>")]  # noqa: E731
     assert shown() == expected(lang, START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
     model.value, precision.value, rank.value, gpu.value = "llama65b", "nf4", 64, 48
     assert shown() == expected(lang, "llama65b", "nf4", 64, 48)
+    checkpointing.value = True
+    assert shown() == expected(lang, "llama65b", "nf4", 64, 48, True)
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [
