@@ -34,8 +34,9 @@ speed-up of a stated fraction), which is the factor used here for LoRA and QLoRA
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
-from . import compute
+from . import compute, epoch
 from .inputs import DATA_DIR, Inputs
 
 BUDGET_FILE = DATA_DIR / "budget.toml"
@@ -391,15 +392,17 @@ def what_budget_buys(i: Inputs) -> list[dict]:
 def ladder(i: Inputs) -> list[dict]:
     """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source."""
     gptoss = compute.rental_cost(i.gptoss_120b_h100_hours, i.lambda_h100_sxm_8x)
+    # Epoch AI's figures from its own file (lib.epoch), in the dollars of the month its costs are of.
+    epoch_month = dt.date.fromisoformat(epoch.CONSTANTS.dollars_of + "-01")
     rungs = [
         ("llmc_124m", i.llmc_124m_cost, i.llmc_124m_date, "karpathy2024llmc"),
         ("budget", budget_usd(i), i.budget_rate_date, "article1"),
         ("llmc_1558m", i.llmc_1558m_cost, int(i.llmc_1558m_year), "karpathy2024llmc1558"),
         ("mosaic", i.mosaic_cost, i.mosaic_post_date, "venigalla2022mosaic"),
-        ("llama65b", i.epoch_llama65b_cost, i.epoch_dollars_date, "cottier2024rising"),
+        ("llama65b", epoch.published("llama", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
         ("gptoss", gptoss, i["lambda_h100_sxm_8x"].seen, "openai2025gptosscard"),
-        ("palm", i.epoch_palm_cost, i.epoch_dollars_date, "cottier2024rising"),
-        ("gpt4", i.epoch_gpt4_cost, i.epoch_dollars_date, "cottier2024rising"),
-        ("grok3", i.epoch_grok3_cost, i.epoch_dollars_date, "cottier2024rising"),
+        ("palm", epoch.published("palm", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("gpt4", epoch.published("gpt4", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("grok3", i.epoch_grok3_cost, epoch_month, "epochai2025trainingcosttrends"),
     ]
     return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])

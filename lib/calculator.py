@@ -11,6 +11,7 @@ from . import charts, compute
 from .figure import Figure
 from .inputs import Inputs, load_inputs
 from .recompute.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
+from .costs import palm_reported_hours
 from .recompute.article2 import mosaic_a100_hours
 from .words import error, words
 
@@ -89,12 +90,12 @@ BUDGET_EUR_MAX = 1e6
 def rental_presets(i: Inputs) -> dict[str, tuple[float, float, float]]:
     """The runs the book prices, as (GPUs or chips, days, price per device-hour), each as its chapter
     prices it: OPT's logbook days at Lambda's A100 price; LLaMA 65B's Table 15 hours at Azure's
-    on-demand price of 2022; PaLM's main phase (its chips and hours) at the on-demand TPU v4 price
-    (the high end of the second chapter's rebuild); MosaicML's A100-hours (6ND at LLaMA's
+    on-demand price of 2022; PaLM's reported chip-hours (on its main phase's chips) at the
+    on-demand TPU v4 price of 2022; MosaicML's A100-hours (6ND at LLaMA's
     utilisation) at the price its own figure implies; and what the article's budget rents of the
     cheapest single H100."""
     llama_days = i.llama_65b_gpu_hours / i.llama_gpus / compute.HOURS_PER_DAY
-    palm_days = i.palm_hours_main / compute.HOURS_PER_DAY
+    palm_days = palm_reported_hours(i) / i.palm_chips_main / compute.HOURS_PER_DAY
     mosaic_hours = mosaic_a100_hours(i)
     _, h100 = cheapest_single_h100(i)
     budget_days = compute.hours_bought(budget_usd(i), h100) / compute.HOURS_PER_DAY

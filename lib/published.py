@@ -275,15 +275,16 @@ def epoch_steps_markdown(method: str, lang: str, data: epoch.EpochData | None = 
 def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]:
     """Epoch AI's rules as its code sets them, and the steps the chapter's prose quotes."""
     data = epoch.load() if data is None else data
+    rule = epoch.CONSTANTS
     cloud = {run: epoch.estimate(run, "cloud", data).steps for run in ("opt", "palm")}
     capex = epoch.estimate("opt", "capex_energy", data).steps
     vendor, date, _hardware, _price = cloud["opt"]["price_row"]
     return {
-        "pub_after_days": Figure.of(epoch.PUBLICATION_AFTER_TRAINING.days, "day"),
-        "price_before_days": Figure.of(epoch.CLOUD_PRICE_BEFORE_TRAINING.days, "day"),
-        "purchase_after_days": Figure.of(epoch.FIRST_PURCHASE_AFTER_RELEASE.days, "day"),
-        "interconnect": Figure.of(epoch.INTERCONNECT_SHARE, "fraction", decimals=0),
-        "ooms": Figure.of(epoch.PRICE_PERFORMANCE_OOMS_PER_YEAR, "", decimals=2),
+        "pub_after_days": Figure.of(rule.publication_after_training.days, "day"),
+        "price_before_days": Figure.of(rule.cloud_price_before_training.days, "day"),
+        "purchase_after_days": Figure.of(rule.first_purchase_after_release.days, "day"),
+        "interconnect": Figure.of(rule.interconnect_share, "fraction", decimals=0),
+        "ooms": Figure.of(rule.price_performance_ooms_per_year, "", decimals=2),
         "replacement": Figure.of(capex["replacement_per_year"], "fraction", decimals=1),
         "hours_per_year": Figure.of(capex["hours_per_year"], ""),
         "palm_chip_hours": Figure.of(cloud["palm"]["chip_hours"], "chip-hour"),

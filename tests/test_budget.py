@@ -151,7 +151,7 @@ PRINTED = {
     "qlora_7b_base_memory": 5048, "qlora_7b_lora_memory": 26, "qlora_7b_lora_fraction": 0.002,  # QLoRA, Section 2
     "zero_gpt2_params": 1.5e9, "zero_gpt2_model_states": 24,  # ZeRO, Section 3.1
     "llmc_124m_mfu": 0.6,  # llm.c, discussion 481
-    "epoch_grok3_cost": 1164146793.7782238, "epoch_gpt4_cost": 78562016.88093337,  # model_costs.csv, 263c40a
+    "epoch_grok3_cost": 1164146793.7782238,  # model_costs.csv, 263c40a
 }
 
 

@@ -105,15 +105,15 @@ def test_the_static_calculator_starts_at_its_run_and_each_run_reads_what_lib_com
 
 
 def test_each_run_is_priced_as_its_chapter_prices_it():
-    """PaLM's main phase at the on-demand TPU v4 price is the high end of the second chapter's
-    rebuild; MosaicML's run at its implied price is its own published figure."""
+    """PaLM's reported chip-hours at the on-demand TPU v4 price are the second chapter's figure at
+    that price; MosaicML's run at its implied price is its own published figure."""
     from lib.claims import load_claims
     from lib.recompute.article2 import palm_cost
 
     i = load_inputs()
     presets = rental_presets(i)
     cost = {key: compute.rental_cost(compute.gpu_hours(g, compute.days_to_hours(d)), p) for key, (g, d, p) in presets.items()}
-    palm = palm_cost(i, load_claims()).figures["rebuilt"]
+    palm = palm_cost(i, load_claims()).figures["all_on_demand"]
     assert cost["palm"] == pytest.approx(palm.high)
     assert cost["mosaic"] == pytest.approx(i.mosaic_cost)
 

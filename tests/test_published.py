@@ -60,7 +60,7 @@ def _index_down(data):
     """The producer price index of every publication month 1% lower (December 2024 as it is)."""
     from types import MappingProxyType
 
-    return dataclasses.replace(data, ppi=MappingProxyType({m: v if m == epoch.DOLLARS_OF else v * 0.99 for m, v in data.ppi.items()}))
+    return dataclasses.replace(data, ppi=MappingProxyType({m: v if m == epoch.CONSTANTS.dollars_of else v * 0.99 for m, v in data.ppi.items()}))
 
 
 @pytest.mark.parametrize("run, method, change", [("opt", "cloud", _prices_up), ("gpt3", "acquisition", _prices_up),

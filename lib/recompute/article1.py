@@ -8,7 +8,7 @@ import datetime as dt
 import math
 from functools import lru_cache
 
-from .. import budget
+from .. import budget, epoch
 from .. import compute as k
 from ..claims import Recomputed, recomputes
 from ..figure import Figure
@@ -223,7 +223,7 @@ def opt_cost(i, c):
             "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
             "h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
             "seen": _lambda_seen(i),
-            "epoch": F(i.epoch_opt_cost, "USD", decimals=2),
+            "epoch": F(epoch.published("opt", "cloud"), "USD", decimals=2),
         },
         facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
     )

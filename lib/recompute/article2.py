@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from .. import compute as k
+from .. import epoch
 from ..claims import Recomputed, recomputes
 from ..figure import Figure
 from . import article1
@@ -150,7 +151,7 @@ def palm_cost(i, c):
             "mid": F(mid, **money),
             "all_on_demand": F(k.rental_cost(hours["reported"], i.tpu_v4_price_on_demand), **money),
             "heim_earlier": Figure.between(*i.heim_palm_cost_earlier, "USD"),
-            "epoch": F(i.epoch_palm_cost, **money),
+            "epoch": F(epoch.published("palm", "cloud"), **money),
             "aiindex": F(i.aiindex_palm_cost, **money),
         },
         facts={"basis": i.heim_palm_cost_basis},
@@ -194,7 +195,7 @@ def llama_cost(i, c):
             "aws_3yr_cost": F(k.rental_cost(hours, i.aws_a100_2022_3yr), **money),
             "aws_1yr": F(i.aws_a100_2022_1yr, "USD/GPU-hour"),
             "aws_1yr_cost": F(k.rental_cost(hours, i.aws_a100_2022_1yr), **money),
-            "epoch": F(i.epoch_llama65b_cost, **money),
+            "epoch": F(epoch.published("llama", "cloud"), **money),
             "gpus": F(i.llama_gpus, "GPU"),
             "months": F(i.llama_project_months, "count"),
             "project_gpu_hours": F(project, "GPU-hour", compact=True, decimals=1),
