@@ -15,6 +15,7 @@ from html import escape as html_escape
 import json
 import math
 import os
+import re
 
 import altair as alt
 import pandas as pd
@@ -91,11 +92,22 @@ def price_expr(value: str, lang: str, unit: str = "GPU-hour") -> str:
     return f"'$' + format({value}, ',.2f') + ' {per}'"
 
 
+def first_paint(svg: str) -> str:
+    """The static SVG shown until the live chart replaces it, lighter: without Vega's ARIA roles and
+    labels (English words, and the container already says what the chart shows in the page's
+    language; the live chart labels each mark again),
+    without attributes that only matter to a live chart, and with coordinates to a tenth of a pixel."""
+    svg = re.sub(r' (?:aria-roledescription|role|aria-label)="[^"]*"| aria-hidden="true"| pointer-events="none"', "", svg)
+    return re.sub(r"(\d+\.\d)\d+", r"\1", svg)
+
+
 def offline_renderer(spec: dict, **_) -> dict:
     lang = spec.get("usermeta", {}).get("lang", "en")
-    text = json.dumps(spec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
+    live = {k: v for k, v in spec.items() if k != "description"}
+    text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
-    svg = vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang))
+    svg = first_paint(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang)))
     options = {"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}
     patch = react_patch(spec)  # a calculator's presets move its sliders
     options = json.dumps(options | ({"patch": patch} if patch else {}), sort_keys=True)
@@ -418,10 +430,11 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     ))
 
 
-def cost_ladder(rows: list[dict], lang: str) -> alt.VConcatChart:
+def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     """Why one run's published costs disagree: for each run, the article's figure, then one step
     per factor, down (or up) to Epoch AI's figure, on a log axis of dollars; each step labelled
-    with its multiplier (rows from lib.decomposition.chart_rows). One panel a run, 300 px wide."""
+    with its multiplier (rows from lib.decomposition.chart_rows). One chart, the runs one under
+    another, each run's first line named after it."""
     if not rows:
         raise ValueError("cost_ladder needs at least one step")
     if min(r["low"] for r in rows) <= 0:
@@ -431,30 +444,30 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.VConcatChart:
     domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
     ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
     x_scale = alt.Scale(type="log", domain=domain, nice=False)
-    panels = []
-    for run in dict.fromkeys(r["run"] for r in rows):
-        steps = pd.DataFrame([r for r in rows if r["run"] == run]).sort_values("order")
-        steps["said"] = [f"{run}, {r.step}: {r.label}" + (f" ({r.factor})" if r.factor else "") for r in steps.itertuples()]
-        steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
-        y = alt.Y("step:N", sort=list(steps["step"]), title=None, axis=alt.Axis(labelLimit=200))
-        x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
-        base = alt.Chart(steps)
-        link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
-            y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
-        band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
-            description="said:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
-            tooltip=[alt.Tooltip("step:N", title=text["step_title"]), alt.Tooltip("label:N", title=text["cost"]),
-                     alt.Tooltip("factor:N", title=text["factor"])])
-        factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
-            y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="factor:N")
-        panels.append(alt.layer(link, band, factor).properties(
-            title=alt.TitleParams(run, anchor="start", fontSize=13), width=240, height=alt.Step(26)))
-    description = text["title"] + ". " + "; ".join(
-        f"{r['run']}, {r['step']}: {r['label']}" + (f" ({r['factor']})" if r["factor"] else "") for r in rows)
-    return readable(alt.vconcat(*panels, spacing=18).properties(
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    steps = pd.DataFrame(rows)
+    steps["line"] = [f"{r.run}: {r.step}" if r.order == 0 else r.step for r in steps.itertuples()]
+    steps["said"] = [f"{r.run}, {r.step}: {r.label}" + (f" ({r.factor})" if r.factor else "") for r in steps.itertuples()]
+    steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
+    steps["key"] = [f"{r.run}|{r.order}" for r in steps.itertuples()]  # the same step of two runs: two lines
+    description = text["title"] + ". " + "; ".join(steps["said"])
+    names = "''"
+    for key, line in reversed(list(zip(steps["key"], steps["line"]))):
+        names = f"datum.value == {json.dumps(key, ensure_ascii=False)} ? {json.dumps(line, ensure_ascii=False)} : {names}"
+    y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=220, labelExpr=names))
+    base = alt.Chart(steps[["key", "step", "low", "high", "mid", "from", "factor", "label"]])
+    link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
+        y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
+    band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
+        description="label:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        tooltip=[alt.Tooltip("step:N", title=text["step_title"]), alt.Tooltip("label:N", title=text["cost"]),
+                 alt.Tooltip("factor:N", title=text["factor"])])
+    factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
+        y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="factor:N")
+    return readable(alt.layer(link, band, factor).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        usermeta={"lang": lang}, description=description,
-    ).resolve_scale(x="shared"))
+        width=220, height=alt.Step(22), usermeta={"lang": lang}, description=description,
+    ))
 
 
 def power_of_ten_expr(value: str) -> str:

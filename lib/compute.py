@@ -101,6 +101,15 @@ def training_flops(params: float, tokens: float, flops_per_param_token: float = 
     return _number("flops_per_param_token", flops_per_param_token) * _number("params", params) * _number("tokens", tokens)
 
 
+def recompute_flops_per_token(layers: float, d_model: float, seq_len: float, vocab: float) -> float:
+    """Training FLOPs per token of a GPT-style model with full activation recomputation, as
+    Megatron-LM counts them (Narayanan et al. 2021, equation 3: 96·B·s·l·h²·(1 + s/6h + V/16lh)
+    per iteration of B·s tokens, "the extra forward pass" included): hardware FLOPs, not 6N."""
+    l, h = _number("layers", layers), _number("d_model", d_model)
+    s, v = _number("seq_len", seq_len), _number("vocab", vocab)
+    return 96 * l * h**2 * (1 + s / (6 * h) + v / (16 * l * h))
+
+
 def flops_to_device_hours(flops: float, peak_flops_per_second: float, utilisation: float = 1.0) -> float:
     """Device-hours to do `flops` on devices of a given peak at a utilisation (0-1]."""
     rate = _number("peak_flops_per_second", peak_flops_per_second) * _fraction("utilisation", utilisation)

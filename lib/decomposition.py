@@ -94,8 +94,8 @@ def methods(run: str, data: epoch.EpochData | None = None) -> dict[str, float]:
 
 def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[dict]:
     """One row a step, for lib.charts.cost_ladder: run, step, order, low, high, where its link
-    starts (`from`), the multiplier as text; then Epoch AI's two ownership methods, each linked
-    from its cloud figure."""
+    starts (`from`), the multiplier as text. (Epoch AI's two ownership methods, `methods`, are
+    said in the prose: the chart stays light.)"""
     from . import fmt
     from .figure import Figure
     from .published import dollars_of
@@ -121,9 +121,4 @@ def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None 
                          "high": float(step.high), "from": float(mids[max(n - 1, 0)]),
                          "factor": "" if n == 0 else factor(step.factor_low, step.factor_high),
                          "label": Figure.between(step.low, step.high, "USD", decimals=1).format(lang)})
-        cloud = steps[-1].low
-        for n, (method, ratio) in enumerate(methods(run, data).items(), start=len(steps)):
-            rows.append({"run": w["costs"]["runs"][run], "step": names[method], "order": n, "low": float(cloud * ratio),
-                         "high": float(cloud * ratio), "from": float(cloud), "factor": factor(ratio, ratio),
-                         "label": Figure.of(cloud * ratio, "USD", decimals=1).format(lang)})
     return rows

@@ -531,9 +531,9 @@ def _begin(run: Run, data: EpochData | None) -> tuple[EpochData, dict[str, objec
     return data, {"model": run.model, "hardware": run.hardware, "chips": run.chips}
 
 
-def _inflate(steps: dict[str, object], nominal: float, run: Run, data: EpochData) -> Estimate:
+def _inflate(steps: dict[str, object], nominal: float, run: Run, data: EpochData, to_month: str | None = None) -> Estimate:
     steps["cost_nominal_usd"] = nominal
-    to_month = CONSTANTS.dollars_of
+    to_month = to_month or CONSTANTS.dollars_of
     month, index, factor = ppi_factor(run.publication, data, to_month)
     steps["ppi_from"] = (month, index)
     steps["ppi_to"] = (to_month, data.ppi[to_month])
@@ -620,11 +620,17 @@ def cloud_price(hardware: str, vendor: str, target: dt.datetime, data: EpochData
     raise ValueError(f"no cloud price for {hardware} near {target:%Y-%m-%d}")
 
 
-def cloud_cost(run: Run, data: EpochData | None = None) -> Estimate:
+def cloud_cost(run: Run, data: EpochData | None = None, *, reported_chip_hours: bool = False,
+               to_month: str | None = None) -> Estimate:
+    """Epoch's cloud figure. By default as model_costs.csv has it: the imputation step rewrites the
+    chip-hours as training time × chips, over the reported ones, and the dollars are of the month
+    `dollars_of`. `reported_chip_hours`: the path of estimate_chip_hours without that step (the
+    reported chip-hours first); `to_month`: another month's dollars ("YYYY-MM")."""
     data, steps = _begin(run, data)
     steps["training_hours"] = run.training_hours
-    # Epoch's imputation step rewrites chip-hours as training time x chips, over the reported ones.
-    chip_hours = run.training_hours * run.chips
+    if reported_chip_hours and not run.chip_hours:
+        raise ValueError(f"{run.model} has no reported chip-hours in Epoch's file")
+    chip_hours = run.chip_hours if reported_chip_hours else run.training_hours * run.chips
     steps["chip_hours"] = chip_hours
     steps["reported_chip_hours"] = run.chip_hours
     start = training_start(run.model, run.publication, run.training_hours)
@@ -642,7 +648,7 @@ def cloud_cost(run: Run, data: EpochData | None = None) -> Estimate:
     steps["discount"] = discounts[row.vendor][TARGET_PRICE_COLUMN] if row.vendor in discounts else None
     steps["cud_factor"] = cud_factor(row.vendor, column)
     steps["price_per_hour"] = price
-    return _inflate(steps, price * chip_hours, run, data)
+    return _inflate(steps, price * chip_hours, run, data, to_month)
 
 
 # --- Acquisition -----------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from .inputs import Inputs, load_inputs
 # Who publishes what, and the method each figure is recomputed by (None: not known).
 OTHERS = (
     # (id, publisher, run, input holding the published figure, the reason it is not reproduced)
-    ("aiindex-palm", "aiindex", "palm", "aiindex_palm_cost", "aiindex_vintage"),
     ("heim-palm", "heim", "palm", "heim_palm_cost", "heim_prices"),
     ("heim-palm-earlier", "heim", "palm", "heim_palm_cost_earlier", "heim_prices"),
     ("mosaic", "mosaic", "mosaic", "mosaic_cost", "mosaic_table"),
@@ -47,6 +46,10 @@ def publications(data: epoch.EpochData | None = None) -> list[Publication]:
     data = epoch.load() if data is None else data
     out = [Publication(f"epoch-{run}-{method}", "epoch", run, method=method)
            for run in epoch.RUNS for method in epoch.METHODS if epoch.published(run, method, data) is not None]
+    # The AI Index 2024's figures are Epoch AI's cloud estimates of that edition: Epoch AI's method
+    # with the chip-hours the papers report (estimate_chip_hours, before the later imputation step
+    # rewrote them as training time × chips), in dollars of the AI Index's month.
+    out.append(Publication("aiindex-palm", "aiindex", "palm", method="cloud_aiindex", input_name="aiindex_palm_cost"))
     out += [Publication(pid, who, run, input_name=name, reason=reason) for pid, who, run, name, reason in OTHERS]
     return out
 
@@ -57,7 +60,7 @@ def _usd(x: float) -> Figure:
 
 def stated(p: Publication, i: Inputs, data: epoch.EpochData) -> Figure:
     """The figure as its publisher prints it."""
-    if p.method is not None:
+    if p.input_name is None:
         return _usd(epoch.published(p.run, p.method, data))
     entry = i[p.input_name]
     return entry.figure(unit="USD", decimals=1)
@@ -66,9 +69,25 @@ def stated(p: Publication, i: Inputs, data: epoch.EpochData) -> Figure:
 def recompute(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
     """The publisher's figure redone by the publisher's method, and the figures its card quotes."""
     if p.method is None:
-        return Recomputed(None, figures=_unreproduced_figures(p, i, data))
+        return Recomputed(None)
+    if p.method == "cloud_aiindex":
+        return _aiindex(p, i, data)
     est = epoch.estimate(p.run, p.method, data)
     return Recomputed(_usd(est.usd), figures={"dollars_of": dollars_of(est)})
+
+
+def _aiindex(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
+    """The AI Index's figure by Epoch AI's cloud method in that edition: the reported chip-hours,
+    dollars of the AI Index's month; and why Epoch AI's file gives more today."""
+    month = i.aiindex_dollars_of.strftime("%Y-%m")
+    run = data.models[epoch.MODEL_OF_RUN[p.run]]
+    edition = epoch.cloud_cost(run, data, reported_chip_hours=True, to_month=month)
+    today = epoch.estimate(p.run, "cloud", data)
+    return Recomputed(_usd(edition.usd), figures={
+        "dollars_of": dollars_of(edition), "chip_hours": Figure.of(edition.steps["chip_hours"], "chip-hour"),
+        "today_chip_hours": Figure.of(today.steps["chip_hours"], "chip-hour"),
+        "epoch_today": _usd(today.usd), "today_dollars_of": dollars_of(today),
+        "ratio": Figure.of(today.usd / edition.usd, "", decimals=2)})
 
 
 def dollars_of(est: epoch.Estimate) -> Figure:
@@ -76,27 +95,11 @@ def dollars_of(est: epoch.Estimate) -> Figure:
     return Figure.month_of(dt.date.fromisoformat(est.dollars_of + "-01"))
 
 
-def _unreproduced_figures(p: Publication, i: Inputs, data: epoch.EpochData) -> dict[str, Figure]:
-    """What the card of a figure that cannot be redone shows instead: for the AI Index, Epoch AI's
-    figure by the same (cloud) method today; for Heim, the price per chip-hour each end implies
-    over the chip-hours the PaLM paper reports."""
-    from .costs import palm_reported_hours
-
-    if p.publisher == "aiindex":
-        today = epoch.estimate(p.run, "cloud", data).usd
-        return {"epoch_today": _usd(today), "ratio": Figure.of(today / i[p.input_name].value, "", decimals=2)}
-    if p.publisher == "heim":
-        hours = palm_reported_hours(i)
-        low, high = i[p.input_name].low, i[p.input_name].high
-        return {"implied_low": Figure.of(low / hours, "USD/chip-hour"), "implied_high": Figure.of(high / hours, "USD/chip-hour")}
-    return {}
-
-
 def claim(p: Publication, i: Inputs, data: epoch.EpochData) -> Claim:
     """The publication as a claim of the one registry's type, so the one policy judges it."""
     from .words import words
 
-    key = "reproduced" if p.method else p.reason
+    key = {None: p.reason, "cloud_aiindex": "aiindex"}.get(p.method, "reproduced")
     return Claim(id=p.id, article=0, section="costs", quote="", quote_en="",
                  kind="reproduction" if p.method else "estimate", stated=stated(p, i, data),
                  sources=SOURCES[p.publisher],
@@ -249,10 +252,12 @@ def _step_cell(value: object, kind: str, lang: str) -> str:
         return fmt.month(value, lang)
     if kind == "text":
         return str(value)
-    unit, decimals = {"count": ("", 0), "hours": ("chip-hour", 0), "wall_hours": ("hour", 0), "usd": ("USD", 2), "price": ("USD/chip-hour", 2),
-                      "factor": ("", 3), "share": ("fraction", 1), "years": ("", 2), "kw": ("", 2),
-                      "kwh_price": ("", 4)}[kind]
-    return Figure.of(float(value), unit, decimals=decimals).format(lang)
+    # The unit is in the row's label: a cell holds the number alone.
+    decimals = {"count": 0, "hours": 0, "wall_hours": 0, "usd": 0, "price": 2, "factor": 3, "share": 1, "years": 2,
+                "kw": 2, "kwh_price": 4}[kind]
+    if kind == "share":
+        return fmt.percent(float(value), lang, decimals)
+    return fmt.number(float(value), lang, decimals)
 
 
 def epoch_steps_markdown(method: str, lang: str, data: epoch.EpochData | None = None) -> str:

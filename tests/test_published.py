@@ -13,6 +13,7 @@ import pytest
 from lib import decomposition, epoch, published
 from lib.claims import POLICY, Recomputed, judge
 from lib.inputs import load_inputs
+from lib.words import words
 
 I = load_inputs()
 DATA = epoch.load()
@@ -30,7 +31,18 @@ def test_every_epoch_figure_is_redone_by_epoch_s_method_and_holds():
         assert c.result.sourced.low == pytest.approx(c.claim.stated.low, rel=1e-9)
 
 
-@pytest.mark.parametrize("key", ["aiindex-palm", "heim-palm", "heim-palm-earlier", "mosaic"])
+def test_the_ai_index_figure_is_epoch_s_cloud_method_of_that_edition():
+    """Epoch AI's cloud method with the reported chip-hours, in the AI Index's month's dollars,
+    gives the AI Index's figure; today's file (imputed chip-hours, later dollars) gives more."""
+    c = CHECKED["aiindex-palm"]
+    assert c.verdict == "holds" and c.claim.kind == "reproduction"
+    assert c.result.figures["chip_hours"].low == DATA.models["PaLM (540B)"].chip_hours
+    later = published.check(next(p for p in published.publications(DATA) if p.id == "aiindex-palm"),
+                            I.replace("aiindex_dollars_of", value=I.aiindex_dollars_of.replace(year=2024)), DATA)
+    assert later.verdict == "wrong"
+
+
+@pytest.mark.parametrize("key", ["heim-palm", "heim-palm-earlier", "mosaic"])
 def test_a_figure_whose_method_is_not_known_is_unverified_with_its_reason(key):
     c = CHECKED[key]
     assert c.verdict == "unverified" and c.result.sourced is None
@@ -80,6 +92,7 @@ def test_the_table_keeps_the_articles_verdicts_and_lists_every_publication():
     for r in ROWS[:4]:
         assert r.checked.verdict == articles[r.key]
     assert len(ROWS) == 4 + len(CHECKED)
+    assert {r.method for r in ROWS} <= set(words("en")["published"]["method"])
     # The first article shows its sum, so its own method is redone; the second's is not stated.
     assert ROWS[0].method == "article_sum" and ROWS[0].residual == pytest.approx(0, abs=1e-3)
     assert ROWS[1].method == "article_unstated" and ROWS[1].recomputed is None

@@ -47,6 +47,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
         app.add_js_file("ledger.js")
+    if pagename != "search":
+        # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results.
+        assets = context.get("script_files", [])
+        assets[:] = [a for a in assets if "sphinx_highlight" not in str(getattr(a, "filename", a))]
     if 'class="sd-' not in body:
         # sphinx-design's CSS and tab script (62 KB) serve only its components (cards, tabs, grids).
         # The lists are this page's own copies: Sphinx restores them after each page.

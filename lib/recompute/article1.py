@@ -522,19 +522,17 @@ def _shown_in_both(*parts: str) -> Figure:
 
 @recomputes("A1-opt-midflight")
 def opt_midflight(i, c):
-    # What the paper changed mid-flight and calls so (Figure 2's caption: the learning rate), and
-    # what its paragraph "Other Mid-flight Changes", the one whose words the article quotes, lists.
+    # What the paper says it changed mid-flight in the words the article quotes (Section 2.2: "a
+    # number of mid-flight changes to LR"), and the other mid-flight changes of Section 2.5.
     return Recomputed(
         _shown_in_both(*i.opt_midflight_lr.split("; ")),
         figures={
             "where_lr": W(i, "opt_midflight_lr"),
             "lr_caption": Figure.says(i["opt_midflight_lr"].quote.rstrip(".")),
             "where_other": W(i, "opt_other_midflight_changes"),
-            "lead": Figure.says(i.opt_other_midflight_lead),
             "other": Figure.says(i["opt_other_midflight_changes"].quote),
             "other_changes": _shown_in_both(i.opt_other_midflight_changes),
         },
-        facts={"quoted_changes": i.opt_other_midflight_changes},
     )
 
 
