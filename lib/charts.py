@@ -95,9 +95,11 @@ def price_expr(value: str, lang: str, unit: str = "GPU-hour") -> str:
 def first_paint(svg: str) -> str:
     """The static SVG shown until the live chart replaces it, lighter: without Vega's ARIA roles and
     labels (English words, and the container already says what the chart shows in the page's
-    language; the live chart labels each mark again),
-    without attributes that only matter to a live chart, and with coordinates to a tenth of a pixel."""
-    svg = re.sub(r' (?:aria-roledescription|role|aria-label)="[^"]*"| aria-hidden="true"| pointer-events="none"', "", svg)
+    language; the live chart labels each mark again), without the classes and attributes that only
+    matter to a live chart, and with coordinates to a tenth of a pixel."""
+    svg = re.sub(r' (?:aria-roledescription|role|aria-label|class)="[^"]*"| aria-hidden="true"| pointer-events="none"'
+                 r'| opacity="1"| transform="translate\(0,0\)"', "", svg)
+    svg = svg.replace('<path d="M0,0h0v0h0Z"/>', "")
     return re.sub(r"(\d+\.\d)\d+", r"\1", svg)
 
 
@@ -405,12 +407,12 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
     runs = list(dict.fromkeys(r["run"] for r in intervals))
     methods = list(dict.fromkeys(r["method"] for r in intervals))
-    bars = pd.DataFrame(intervals)
-    bars["said"] = [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()]
-    dots = pd.DataFrame(marks)
-    dots["said"] = [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]
+    bars, dots = pd.DataFrame(intervals), pd.DataFrame(marks)
+    said = {"bars": [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()],
+            "dots": [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]}
     y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320))
-    ranges = alt.Chart(bars).mark_rule(strokeWidth=6, strokeCap="round").encode(
+    # Each mark's text alternative is computed in the chart, not carried in its data (a lighter page).
+    ranges = alt.Chart(bars).transform_calculate(said="datum.run + ', ' + datum.method + ': ' + datum.label").mark_rule(strokeWidth=6, strokeCap="round").encode(
         description="said:N", y=y, yOffset=alt.YOffset("method:N", sort=methods),
         x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
         color=alt.Color("method:N", sort=methods, title=text["method"],
@@ -418,12 +420,12 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
                  alt.Tooltip("label:N", title=text["cost"])],
     )
-    points = alt.Chart(dots).mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
+    points = alt.Chart(dots).transform_calculate(said="datum.run + ', ' + datum.who + ': ' + datum.label").mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
         description="said:N", y=y, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
                  alt.Tooltip("label:N", title=text["published"])],
     )
-    description = text["title"] + ". " + "; ".join(list(bars["said"]) + list(dots["said"]))
+    description = text["title"] + ". " + "; ".join(said["bars"] + said["dots"])
     return readable(alt.layer(ranges, points).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,

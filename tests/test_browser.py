@@ -379,10 +379,10 @@ def test_the_visible_contents_buttons_open_the_contents_by_touch_and_keyboard(br
     phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block")
     try:
         page = phone.new_page()
+        page.goto(url, wait_until="load")
         for toggle, dialog in ((".primary-toggle", "pst-primary-sidebar-modal"),
                                (".secondary-toggle", "pst-secondary-sidebar-modal")):
             for press in ("tap", "Enter"):
-                page.goto(url, wait_until="load")
                 button = page.locator(f"{toggle}:visible")
                 assert button.count() == 1, f"{toggle}: {button.count()} visible buttons"
                 if press == "tap":
