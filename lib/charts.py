@@ -456,7 +456,7 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     names = "''"
     for key, line in reversed(list(zip(steps["key"], steps["line"]))):
         names = f"datum.value == {json.dumps(key, ensure_ascii=False)} ? {json.dumps(line, ensure_ascii=False)} : {names}"
-    y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=220, labelExpr=names))
+    y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=175, labelExpr=names))
     base = alt.Chart(steps[["key", "step", "low", "high", "mid", "from", "factor", "label"]])
     link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
         y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
@@ -468,7 +468,7 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
         y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="factor:N")
     return readable(alt.layer(link, band, factor).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=220, height=alt.Step(22), usermeta={"lang": lang}, description=description,
+        width=150, height=alt.Step(22), usermeta={"lang": lang}, description=description,
     ))
 
 

@@ -166,7 +166,8 @@ def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> 
 
 
 def _money(f: Figure, lang: str) -> str:
-    return dataclasses.replace(f, decimals=2).format(lang)
+    """A figure as its source prints it (the articles' and the AI Index's to one decimal)."""
+    return f.format(lang)
 
 
 def table_markdown(rows: list[Row], lang: str) -> str:
