@@ -459,6 +459,11 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     within = abs(opt["recompute_residual"]) <= POLICY["measurement"]
     page.glue("costs.opt.logbook_status", w["logbook_status"]["reproduced" if within else "not"], display=False)
     page.glue("costs.opt.assumption", w["assumption"][compare(opt["assumed_hours"], opt["table_hours"])], display=False)
+    from . import epoch
+
+    cloud = epoch.estimate("opt", "cloud").steps  # Epoch AI's price row: before its lookup date, or after
+    side = "before" if cloud["price_row"][1] <= cloud["price_lookup_date"].date() else "after"
+    page.glue("costs.epoch.opt_row_side", w["row_side"][side], display=False)
     return figures
 
 

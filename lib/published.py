@@ -298,6 +298,7 @@ def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]
         "opt_price": Figure.of(cloud["opt"]["price_per_hour"], "USD/GPU-hour"),
         "opt_price_vendor": Figure.says(vendor),
         "opt_price_date": Figure.on(date),
+        "opt_price_lookup": Figure.on(cloud["opt"]["price_lookup_date"].date()),
         "a100_price": Figure.of(capex["price_per_chip"], "USD"),
         "dollars_of": dollars_of(epoch.estimate("opt", "cloud", data)),
     }
