@@ -24,11 +24,14 @@ et al. 2023, Section 3):
 - paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM only when the GPU runs
   out of memory, and paged back for the update. The book keeps them on the GPU: a job that fits
   without paging fits with it, and paging lowers no steady-state need (QLoRA reports no measurement
-  of it). At QLoRA's adapter sizes these states are small (the chapter glues how small).
+  of it). With QLoRA's own 65B adapters (rank 64 on every linear layer, qlora_recipe) these states
+  are some 9.6 GB, a fifth of the 48 GB GPU: the chapter glues them and says the total assumes them
+  on the GPU.
 
 Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
 no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
-speed-up of a stated fraction), which is the factor used here for LoRA and QLoRA.
+speed-up of a stated fraction), which is the factor used here for LoRA. QLoRA reports no such
+speed-up (its 4-bit weights are dequantised at every step), so none is applied to it: 6·N·D.
 """
 
 from __future__ import annotations
@@ -76,6 +79,17 @@ def precision_bytes(precision: str) -> float:
 
 # LoRA's adapters: 2·d·r for each adapted d x d matrix (Hu et al. 2021), one formula for the book.
 lora_params = compute.lora_trainable_params
+
+
+def all_linear_adapter_params(d_model: float, ffn_width: float, layers: float, rank: float,
+                              attention_matrices: float, ffn_matrices: float) -> float:
+    """LoRA's adapters on every linear layer of each block (QLoRA's --lora_modules all): r·(in + out)
+    for each matrix, the attention's d x d ones (2·d·r each) and the feed-forward's d x f or f x d
+    ones ((d + f)·r each), times the layers."""
+    d, f = _size("d_model", d_model), _size("ffn_width", ffn_width)
+    n_layers, r = _size("layers", layers, whole=True), _size("rank", rank, whole=True)
+    att, ffn = _size("attention_matrices", attention_matrices, whole=True), _size("ffn_matrices", ffn_matrices, whole=True)
+    return n_layers * r * (att * 2 * d + ffn * (d + f))
 
 
 def activations_gb(seq_len: float, batch: float, d_model: float, heads: float, layers: float,
@@ -154,12 +168,13 @@ def training_memory(params: float, job: str, *, adapter_params: float = 0.0, act
 
 def job_flops(params: float, tokens: float, job: str, *, flops_per_param_token: float = 6,
               lora_speedup: float = 0.0) -> float:
-    """FLOPs of a job: 6·N·D for pretraining and full fine-tuning; for LoRA and QLoRA, that
-    divided by (1 + the measured speed-up)."""
+    """FLOPs of a job: 6·N·D for pretraining, full fine-tuning and QLoRA (whose paper reports no
+    speed-up); for LoRA, that divided by (1 + the speed-up the LoRA paper measures)."""
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
     full = compute.training_flops(params, tokens, flops_per_param_token)
-    if job in ("pretrain", "full"):
+    if job != "lora":
+        _size("lora_speedup", lora_speedup, allow_zero=True)
         return full
     return full / (1 + _size("lora_speedup", lora_speedup, allow_zero=True))
 
@@ -260,24 +275,51 @@ def lora_rebuilt(i: Inputs) -> dict[str, float]:
     kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
     full = training_memory(n, "full", **kw).total
     lora = training_memory(n, "lora", adapter_params=adapters, **kw).total
-    return {"full": full, "lora": lora, "adapters": adapters,
+    weights = training_memory(n, "lora", adapter_params=adapters, **kw).weights
+    return {"full": full, "lora": lora, "adapters": adapters, "lora_weights": weights, "weights_share": weights / lora,
             "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora, i.lora_vram_lora),
             "ratio": full / lora, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
 
 
+def qlora_recipe(i: Inputs) -> dict:
+    """QLoRA's own 65B recipe (Guanaco 65B, artidoro/qlora scripts/finetune_guanaco_65b.sh): rank 64
+    on every linear layer of each block, sequences of at most the prompt's plus the answer's longest
+    length (qlora.py joins them), one sequence per GPU, gradient checkpointing. LLaMA 65B's feed-forward
+    width is the paper's 2/3·4d (llama_ffn_ratio). Returns the settings and the adapters' count."""
+    d, layers = i.llama65b_d_model, i.llama65b_layers
+    ffn = i.llama_ffn_ratio * d
+    adapters = all_linear_adapter_params(d, ffn, layers, i.qlora_65b_lora_rank, i.llama_attention_matrices,
+                                         i.llama_ffn_matrices)
+    return {"ffn": ffn, "adapters": adapters, "rank": i.qlora_65b_lora_rank,
+            "seq_len": i.qlora_65b_source_len + i.qlora_65b_target_len, "batch": i.qlora_65b_batch}
+
+
+def qlora_65b_memory(i: Inputs, recomputation: str = "full") -> Memory:
+    """LLaMA 65B trained as QLoRA's recipe trains it (qlora_recipe), by the book's formula."""
+    r = qlora_recipe(i)
+    acts = model_activations(i, *SIZES[2][2:], recomputation, seq_len=r["seq_len"], batch=r["batch"])
+    return training_memory(i.llama_65b_params, "qlora", adapter_params=r["adapters"], activations=acts,
+                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
+                           quant_constant_bits=i.qlora_constant_bits)
+
+
 def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB, model states
-    only) and QLoRA (less than 48 GB), the latter with its adapters, their states and the
-    activations under gradient checkpointing, as the chapter's tables count QLoRA; and whether that
-    fits the paper's one 48 GB GPU."""
+    only) and QLoRA (less than 48 GB), the latter with QLoRA's own recipe (qlora_recipe): its
+    adapters, their states and the activations under gradient checkpointing; how far the total is
+    from the paper's one 48 GB GPU (margin: the GPU less the total), and the same job with the book's
+    LoRA-paper adapters (rank 4 on W_q and W_v), which is not QLoRA's configuration."""
     n = i.llama_65b_params
     kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
     full = training_memory(n, "full", **kw).total
-    q = _memory(i, "qlora", *SIZES[2][1:])
-    # The same job with every activation kept: what the chapter counted before checkpointing.
-    no_ckpt = dataclasses.replace(q, activations=model_activations(i, *SIZES[2][2:], "none")).total
-    return {"full": full, "qlora": q.total, "memory": q, "full_above": full > i.qlora_full_ft_65b_memory,
+    recipe = qlora_recipe(i)
+    q = qlora_65b_memory(i)
+    # The same job with every activation kept.
+    no_ckpt = qlora_65b_memory(i, "none").total
+    book = _memory(i, "qlora", *SIZES[2][1:])
+    return {"full": full, "qlora": q.total, "memory": q, "recipe": recipe, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": q.total < i.qlora_65b_memory, "fits_48": fits(q.total, i.qlora_65b_single_gpu),
+            "margin": i.qlora_65b_single_gpu - q.total, "book_adapters": book.total,
             "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
             "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
 
@@ -364,6 +406,31 @@ def utilisation(i: Inputs, model: str) -> tuple[float, str]:
         raise ValueError(f"unknown model {model!r}: use one of {', '.join(keys)}")
     name = "llmc_124m_mfu" if model == "gpt2" else "palm_mfu"
     return i[name].value, name
+
+
+def guanaco_tokens(i: Inputs) -> float:
+    """An upper bound on the tokens of QLoRA's Guanaco 65B fine-tuning run (scripts/finetune_guanaco_65b.sh):
+    its optimiser steps x sequences per step (per GPU x accumulation) x the longest sequence (prompt
+    plus answer). A sourced fine-tuning data size, not the book's choice."""
+    steps, batch = _size("steps", i.qlora_65b_steps, whole=True), _size("batch", i.qlora_65b_batch, whole=True)
+    accum = _size("grad_accum", i.qlora_65b_grad_accum, whole=True)
+    return steps * batch * accum * (i.qlora_65b_source_len + i.qlora_65b_target_len)
+
+
+def full_ft_on(i: Inputs, tokens: float) -> list[dict]:
+    """A full fine-tuning of each of the chapter's sizes on `tokens`, on H100s at today's price: its
+    memory, H100-hours and dollars, and the tokens the budget pays a full fine-tuning on (its
+    H100-hours at the size's utilisation, whatever the number of GPUs the memory needs)."""
+    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
+    rows = []
+    for key, params_key, *shape in SIZES:
+        n = i[params_key].value
+        mfu, _ = utilisation(i, key)
+        hours = gpu_hours(job_flops(n, tokens, "full", flops_per_param_token=i.flops_per_param_token), peak, mfu)
+        rows.append({"model": key, "memory": _memory(i, "full", params_key, *shape).total, "tokens": tokens,
+                     "hours": hours, "cost": compute.rental_cost(hours, price),
+                     "bought": tokens_bought(usd, price, n, "full", peak, mfu, flops_per_param_token=i.flops_per_param_token)})
+    return rows
 
 
 def what_budget_buys(i: Inputs) -> list[dict]:

@@ -43,6 +43,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "flops_factor": F(i.flops_per_param_token, "count"),
         "batch": F(b.EXAMPLE_BATCH, "count"),
         "ft_tokens": F(b.FT_TOKENS, "token", compact=True),
+        "guanaco_tokens": F(b.guanaco_tokens(i), "token", compact=True, decimals=1),
         "mfu": _pct(i.palm_mfu),
         "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
         "a100_seen": Figure.on(i["lambda_a100_sxm_8x"].seen),
@@ -68,12 +69,28 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "lora.ratio": F(lo["ratio"], "times", decimals=1),
         "lora.paper_ratio": F(lo["paper_ratio"], "times", decimals=1),
         "lora.adapters": F(lo["adapters"], "parameter", compact=True, decimals=1),
+        "lora.weights": _gb(lo["lora_weights"]),
+        "lora.weights_share": _pct(lo["weights_share"]),
         "bytes.full": F(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
         "qlora.activations": _memory(q["memory"].activations),
         "qlora.optimizer": _memory(q["memory"].optimizer),
         "qlora.no_checkpointing": _gb(q["no_checkpointing"]),
+        # QLoRA's own 65B recipe (lib.budget.qlora_recipe) and the total against the 48 GB GPU
+        "qlora.rank": F(q["recipe"]["rank"], "count"),
+        "qlora.nf4_bits": F(b.PRECISION_BITS["nf4"], "count"),
+        "qlora.adapter_params": F(q["recipe"]["adapters"], "parameter", compact=True, decimals=0),
+        "qlora.ffn": F(q["recipe"]["ffn"], "dimension", decimals=0),
+        "qlora.ffn_ratio": F(i.llama_ffn_ratio, "count", decimals=2),
+        "qlora.seq_len": F(q["recipe"]["seq_len"], "token"),
+        "qlora.batch": F(q["recipe"]["batch"], "count"),
+        "qlora.weights": _gb(q["memory"].weights),
+        "qlora.margin": _gb(abs(q["margin"])),
+        "qlora.book_adapters": _gb(q["book_adapters"]),
+        "qlora.weights_as_7b": _gb(q["memory"].weights / (1 + _q7_residual(i))),
+        "qlora.attention_matrices": F(i.llama_attention_matrices, "count"),
+        "qlora.ffn_matrices": F(i.llama_ffn_matrices, "count"),
         "qlora.gpu": F(i.qlora_65b_single_gpu, "GB"),
         "checkpoint_bytes": F(i.activation_checkpoint_bytes, "count"),
         "activation_linear": F(i.activation_linear_bytes, "count"),
@@ -118,6 +135,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.gpt2_pretrain_cost": F(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
         "budget.llama7b_pretrain_cost": F(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
     }
+
+
+def _q7_residual(i: Inputs) -> float:
+    """The formula's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
+    return next(r for r in b.measurements(i) if r["key"] == "qlora_7b_base")["residual"]
 
 
 def _row(rows: list[dict], job: str, model: str) -> dict:
@@ -222,6 +244,11 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
     # the words come from lib.budget.fits.
     page.glue("B.qlora.fits_48", w["fits" if q["fits_48"] else "no_fit"], display=False)
+    # Whether the total is under or over the 48 GB GPU, for "within X GB of the bound", and whether the
+    # weights alone, off as much as at 7B, would fit it.
+    page.glue("B.qlora.margin_side", w["below" if q["margin"] >= 0 else "above"], display=False)
+    page.glue("B.qlora.weights_as_7b_fits", w["fits" if b.fits(q["memory"].weights / (1 + _q7_residual(i)),
+                                                               i.qlora_65b_single_gpu) else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_48", w["fits" if q["no_checkpointing_fits_48"] else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_h100", w["fits" if q["no_checkpointing_fits_h100"] else "no_fit"],
               display=False)
@@ -230,8 +257,9 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     for key in ("lora_full", "qlora_7b_base"):
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
-    # The calculator's own arithmetic for QLoRA's configuration (LLaMA 65B, nf4, checkpointing on),
-    # beside the paper's one 48 GB GPU. Imported here: the calculator imports this module.
+    # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA
+    # rank on W_q and W_v (the LoRA paper's adapters, not QLoRA's), beside the paper's one 48 GB GPU.
+    # Imported here: the calculator imports this module.
     from .memory_calculator import memories
     _, calc = memories("llama65b", "nf4", i.lora_rank, i, checkpointing=True)
     page.glue("B.calc.qlora65", _gb(calc.total).format(lang), display=False)

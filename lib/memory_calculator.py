@@ -9,8 +9,9 @@ one of those models rather than a size with a made-up shape. Activations are cou
 chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH), with every activation kept or
 with gradient checkpointing (lib.budget.activations_gb's two ways, one control for both jobs). Full
 fine-tuning keeps its weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's
-frozen weights are in. With LLaMA 65B, nf4 and checkpointing it is QLoRA's configuration, checked in the
-chapter against the paper's 65B model on one 48 GB GPU (lib.budget.measurements).
+frozen weights are in. Its adapters are the LoRA paper's (W_q and W_v, at the rank the reader picks):
+with LLaMA 65B, nf4 and checkpointing it is not QLoRA's configuration, which adapts every linear layer
+at rank 64 (lib.budget.qlora_recipe, checked in the chapter against the paper's 48 GB GPU).
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
 """
 

@@ -82,6 +82,8 @@ def test_training_memory_by_job():
 def test_flops_hours_fits_tokens_residual():
     assert b.job_flops(1e9, 1e9, "full") == 6e18
     assert b.job_flops(1e9, 1e9, "lora", lora_speedup=0.25) == pytest.approx(6e18 / 1.25)
+    # QLoRA reports no speed-up: LoRA's measured one is not applied to it.
+    assert b.job_flops(1e9, 1e9, "qlora", lora_speedup=0.25) == 6e18
     assert b.gpu_hours(3.6e15, 1e12, 1) == pytest.approx(1)
     assert b.fits(80, 80) and not b.fits(80.1, 80)
     assert b.tokens_bought(10, 10, 1e9, "full", 6e9, 1) == pytest.approx(3600)
@@ -108,14 +110,42 @@ def test_lora_350_gb_within_1_percent_and_its_1_2_tb_not_rebuilt():
     assert lo["full_residual"] > 1
 
 
-def test_qlora_bounds_hold_for_the_formula():
+def test_qlora_65b_with_qloras_own_recipe():
     q = b.qlora_rebuilt(I)
-    assert q["full_above"] and q["qlora_below"]
-    # With gradient checkpointing QLoRA's 65B job fits the paper's one 48 GB GPU, as the paper measures;
-    # with every activation kept it fits neither that GPU nor an H100 (the chapter's old conclusion).
-    assert q["fits_48"] and not q["no_checkpointing_fits_48"] and not q["no_checkpointing_fits_h100"]
+    r = q["recipe"]
+    # Guanaco 65B's recipe: rank 64 on q, k, v, o and SwiGLU's three matrices, 80 layers of d = 8192,
+    # the feed-forward 2/3·4d wide: some 797M adapters (the released 22016 would give 799.5M).
+    assert r["rank"] == 64 and r["seq_len"] == 16 + 512 and r["batch"] == 1
+    assert r["ffn"] == pytest.approx(2 / 3 * 4 * 8192)
+    assert r["adapters"] == pytest.approx(80 * 64 * (4 * 2 * 8192 + 3 * (8192 + 2 / 3 * 4 * 8192)))
+    assert b.all_linear_adapter_params(8192, 22016, 80, 64, 4, 3) == 80 * 64 * (4 * 2 * 8192 + 3 * (8192 + 22016))
+    # Adam's states alone, 12 bytes per adapter parameter: some 9.6 GB.
+    assert q["memory"].optimizer == pytest.approx(r["adapters"] * 12 / 1e9)
+    assert 9.5 < q["memory"].optimizer < 9.7
+    assert q["full_above"] and q["qlora_below"] and q["fits_48"]
+    # At the bound, not well under it: within 1 GB of 48 GB.
+    assert 0 < q["margin"] < 1 and q["qlora"] == pytest.approx(48 - q["margin"])
+    # The book's LoRA-paper adapters (rank 4 on W_q and W_v) would give some 12 GB less.
+    assert q["qlora"] - q["book_adapters"] > 10
+    # With every activation kept, at the recipe's short sequences, it breaks 48 GB but fits an 80 GB H100.
+    assert not q["no_checkpointing_fits_48"] and q["no_checkpointing_fits_h100"]
     buys = {(r["job"], r["model"]): r["fits"] for r in b.what_budget_buys(I)}
     assert buys["qlora", "llama65b"] and not buys["lora", "llama65b"]
+
+
+def test_all_linear_adapters_reject_bad_input():
+    with pytest.raises(ValueError, match="rank must be a whole number"):
+        b.all_linear_adapter_params(8192, 22016, 80, 6.5, 4, 3)
+    with pytest.raises(ValueError, match="ffn_width"):
+        b.all_linear_adapter_params(8192, -1, 80, 64, 4, 3)
+
+
+def test_guanaco_tokens_are_sourced():
+    assert b.guanaco_tokens(I) == 1875 * 16 * 528
+    rows = {r["model"]: r for r in b.full_ft_on(I, 1e9)}
+    buys = {r["model"]: r for r in b.what_budget_buys(I) if r["job"] == "full"}
+    for model, r in rows.items():
+        assert r["cost"] == pytest.approx(buys[model]["cost"]) and r["bought"] > 0
 
 
 # The formula against every published memory figure, by the tolerance of its kind. The published side
@@ -152,6 +182,10 @@ PRINTED = {
     "zero_gpt2_params": 1.5e9, "zero_gpt2_model_states": 24,  # ZeRO, Section 3.1
     "llmc_124m_mfu": 0.6,  # llm.c, discussion 481
     "epoch_grok3_cost": 1164146793.7782238,  # model_costs.csv, 263c40a
+    # artidoro/qlora, scripts/finetune_guanaco_65b.sh (86ac601)
+    "qlora_65b_lora_rank": 64, "qlora_65b_source_len": 16, "qlora_65b_target_len": 512, "qlora_65b_batch": 1,
+    "qlora_65b_grad_accum": 16, "qlora_65b_steps": 1875,
+    "llama_attention_matrices": 4, "llama_ffn_matrices": 3, "llama_ffn_ratio": 2 / 3 * 4,
 }
 
 

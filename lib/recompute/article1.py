@@ -558,18 +558,17 @@ def coverage_figure(*keys: str) -> Figure:
 
 def full_ft_coverage(i, tenth: float) -> dict[str, dict]:
     """For each model of the budget chapter (lib.budget), what the budget pays of a full fine-tuning
-    on the chapter's data (lib.budget.FT_TOKENS): its cost, the share the budget covers, the
-    coverage word, the H100s its memory needs and the wall-clock hours on them."""
+    on a sourced fine-tuning data size, QLoRA's Guanaco 65B run (lib.budget.guanaco_tokens, an upper
+    bound): its cost, the share the budget covers, the coverage word, the H100s its memory needs, the
+    wall-clock hours on them, and the tokens the budget pays a full fine-tuning on."""
     usd = budget.budget_usd(i)
     out = {}
-    for row in budget.what_budget_buys(i):
-        if row["job"] != "full":
-            continue
+    for row in budget.full_ft_on(i, budget.guanaco_tokens(i)):
         share = usd / row["cost"]
         gpus = k.devices_needed(row["memory"], i.h100_sxm_memory)
         out[row["model"]] = {"cost": row["cost"], "share": share, "coverage": coverage(share, tenth),
                              "memory": row["memory"], "gpus": gpus, "hours": row["hours"] / gpus,
-                             "tokens": share * row["tokens"]}
+                             "tokens": row["bought"]}
     return out
 
 
@@ -591,7 +590,10 @@ def budget_full_ft_partial(i, c):
         "rate_date": Figure.on(i.budget_rate_date),
         "price": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
         "seen": _lambda_seen(i),
-        "ft_tokens": F(budget.FT_TOKENS, "token", compact=True, decimals=0),
+        "ft_tokens": F(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
+        "ft_steps": F(i.qlora_65b_steps, "count"),
+        "ft_sequences": F(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),
+        "ft_seq_len": F(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
         "gpu_memory": F(i.h100_sxm_memory, "GB"),
         "gpt2_params": F(i.llmc_124m_params, "parameter", compact=True, decimals=0),
     }
