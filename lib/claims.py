@@ -10,6 +10,7 @@ nothing in the registry sets it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import string
@@ -285,6 +286,12 @@ def _exception(claim_id: str, raw) -> Mapping[str, str] | None:
 
 
 def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
+    """The registry, read and checked once per folder (a fresh dict each call: the claims are frozen)."""
+    return dict(_load_claims(Path(claims_dir)))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_claims(claims_dir: Path) -> dict[str, Claim]:
     raw = read_tables(claims_dir)
     keys = bib_keys()
     claims = {}

@@ -9,6 +9,7 @@ plus the chapter's own (lib/data/inputs/costs.toml).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from . import compute as k
@@ -82,6 +83,7 @@ def cpi_last_year() -> int:
     return int(cpi.LATEST_YEAR)
 
 
+@functools.lru_cache(maxsize=None)  # the shipped CPI data do not change while the book runs
 def cpi_factor(from_year: int, to_year: int) -> float:
     """Dollars of `to_year` per dollar of `from_year`, by the US consumer price index (CPI-U,
     annual averages, all urban consumers) that the `cpi` package ships offline."""
