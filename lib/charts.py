@@ -100,7 +100,8 @@ def first_paint(svg: str) -> str:
     svg = re.sub(r' (?:aria-roledescription|role|aria-label|class)="[^"]*"| aria-hidden="true"| pointer-events="none"'
                  r'| opacity="1"| transform="translate\(0,0\)"', "", svg)
     svg = svg.replace('<path d="M0,0h0v0h0Z"/>', "")
-    return re.sub(r"(\d+\.\d)\d+", r"\1", svg)
+    # Coordinates only: inside attribute values, never in the text the chart writes.
+    return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
 
 
 def offline_renderer(spec: dict, **_) -> dict:
@@ -457,18 +458,20 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     for key, line in reversed(list(zip(steps["key"], steps["line"]))):
         names = f"datum.value == {json.dumps(key, ensure_ascii=False)} ? {json.dumps(line, ensure_ascii=False)} : {names}"
     y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=175, labelExpr=names))
-    base = alt.Chart(steps[["key", "step", "low", "high", "mid", "from", "factor", "label"]])
+    steps["text"] = [f"{r.amount} ({r.factor})" if r.factor else r.amount for r in steps.itertuples()]
+    for column in ("low", "high", "mid", "from"):  # positions on a log axis: four significant digits draw the same
+        steps[column] = [float(f"{v:.4g}") for v in steps[column]]
+    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text"]])
     link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
         y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
     band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
-        description="label:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
-        tooltip=[alt.Tooltip("step:N", title=text["step_title"]), alt.Tooltip("label:N", title=text["cost"]),
-                 alt.Tooltip("factor:N", title=text["factor"])])
+        description="text:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        tooltip=[alt.Tooltip("text:N", title=text["cost"])])
     factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
-        y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="factor:N")
+        y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="text:N")
     return readable(alt.layer(link, band, factor).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=150, height=alt.Step(22), usermeta={"lang": lang}, description=description,
+        width=170, height=alt.Step(22), usermeta={"lang": lang}, description=description,
     ))
 
 

@@ -403,6 +403,8 @@ def published_figures(i, data=None) -> dict[str, Figure]:
         for step in decomposition.ladder(run, i, data)[1:]:
             f[f"ladder.{run}.{step.key}"] = Figure.between(min(step.factor_low, step.factor_high),
                                                            max(step.factor_low, step.factor_high), "", decimals=2)
+            f[f"ladder.{run}.{step.key}.low_end"] = Figure.of(step.factor_low, "", decimals=2)
+            f[f"ladder.{run}.{step.key}.high_end"] = Figure.of(step.factor_high, "", decimals=2)
         for method, ratio in decomposition.methods(run, data).items():
             f[f"ladder.{run}.{method}"] = Figure.of(ratio, "", decimals=2)
     return f

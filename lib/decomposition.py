@@ -120,5 +120,7 @@ def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None 
             rows.append({"run": w["costs"]["runs"][run], "step": names[step.key], "order": n, "low": float(step.low),
                          "high": float(step.high), "from": float(mids[max(n - 1, 0)]),
                          "factor": "" if n == 0 else factor(step.factor_low, step.factor_high),
+                         "amount": fmt.money_short(step.low, "USD", lang) if step.low == step.high else
+                         f"{fmt.money_short(step.low, 'USD', lang)}{fmt.DASH}{fmt.money_short(step.high, 'USD', lang)}",
                          "label": Figure.between(step.low, step.high, "USD", decimals=1).format(lang)})
     return rows

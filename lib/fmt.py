@@ -11,6 +11,7 @@ import math
 from babel import Locale
 from babel.dates import format_date, format_skeleton
 from babel.numbers import (
+    format_compact_currency,
     format_compact_decimal,
     format_currency,
     format_decimal,
@@ -158,6 +159,11 @@ def _short(v: float, lang: str, decimals: int) -> str:
     """A number with `decimals`, or none when it rounds to a whole number: 9, 5,7."""
     r = round(v, decimals)
     return number(r, lang, 0 if r == int(r) else decimals)
+
+
+def money_short(x: float, currency: str, lang: str) -> str:
+    """CLDR's short form of an amount, for a chart's labels: 3,2 M US$ / $3.2M."""
+    return format_compact_currency(_finite(x), currency, locale=locale(lang), format_type="short", fraction_digits=1)
 
 
 def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1) -> str:

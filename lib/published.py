@@ -213,14 +213,15 @@ def table_csv(rows: list[Row], lang: str) -> str:
 
 # The steps each method's table shows, in the order the method takes them, and how each reads.
 EPOCH_STEPS = {
-    "cloud": (("chips", "count"), ("training_hours", "wall_hours"), ("chip_hours", "hours"),
+    "cloud": (("hardware", "text"), ("chips", "count"), ("training_hours", "wall_hours"), ("chip_hours", "hours"),
               ("reported_chip_hours", "hours"), ("training_start", "date"), ("price_lookup_date", "date"),
-              ("price_vendor", "text"), ("price_date", "date"), ("price_per_hour", "price"),
+              ("price_vendor", "text"), ("price_hardware", "text"), ("price_date", "date"), ("price_per_hour", "price"),
               ("cost_nominal_usd", "usd"), ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
-    "acquisition": (("chips", "count"), ("price_date", "date"), ("price_per_chip", "usd"), ("server_overhead", "factor"),
+    "acquisition": (("hardware", "text"), ("chips", "count"), ("price_hardware", "text"), ("price_date", "date"),
+                    ("price_in_row", "usd"), ("server_overhead", "factor"), ("price_per_chip", "usd"),
                     ("acquisition_date", "date"), ("interconnect", "factor"), ("cost_nominal_usd", "usd"),
                     ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
-    "capex_energy": (("price_per_chip", "usd"), ("acquisition_date", "date"), ("training_start", "date"),
+    "capex_energy": (("hardware", "text"), ("price_per_chip", "usd"), ("acquisition_date", "date"), ("training_start", "date"),
                      ("years_since_acquisition", "years"), ("depreciation", "share"), ("value_at_start", "usd"),
                      ("replacement_per_year", "share"), ("hours_per_year", "count"), ("hardware_per_hour", "price"),
                      ("reported_chip_hours", "hours"), ("hardware_usd", "usd"), ("interconnect_usd", "usd"),
@@ -236,8 +237,8 @@ def _step_values(est: epoch.Estimate, method: str) -> dict[str, object]:
     steps = dict(est.steps)
     if method == "capex_energy":
         steps["hardware_per_hour"], steps["reported_chip_hours"] = steps["price_per_hour"], steps["chip_hours"]
-    vendor, date, _hardware, _price = steps.get("price_row", (None, None, None, None))
-    steps["price_vendor"], steps["price_date"] = vendor or None, date
+    vendor, date, hardware, price = steps.get("price_row", (None, None, None, None))
+    steps["price_vendor"], steps["price_date"], steps["price_hardware"], steps["price_in_row"] = vendor or None, date, hardware, price
     steps["ppi_month"] = dt.date.fromisoformat(steps["ppi_from"][0] + "-01")
     return steps
 
@@ -254,7 +255,7 @@ def _step_cell(value: object, kind: str, lang: str) -> str:
     if kind == "text":
         return str(value)
     # The unit is in the row's label: a cell holds the number alone.
-    decimals = {"count": 0, "hours": 0, "wall_hours": 0, "usd": 0, "price": 2, "factor": 3, "share": 1, "years": 2,
+    decimals = {"count": 0, "hours": 0, "wall_hours": 1, "usd": 0, "price": 2, "factor": 3, "share": 1, "years": 2,
                 "kw": 2, "kwh_price": 4}[kind]
     if kind == "share":
         return fmt.percent(float(value), lang, decimals)
@@ -295,7 +296,7 @@ def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]
         "hours_per_year": Figure.of(capex["hours_per_year"], ""),
         "palm_chip_hours": Figure.of(cloud["palm"]["chip_hours"], "chip-hour"),
         "palm_reported_chip_hours": Figure.of(cloud["palm"]["reported_chip_hours"], "chip-hour"),
-        "opt_price": Figure.of(cloud["opt"]["price_per_hour"], "USD/GPU-hour"),
+        "opt_price": Figure.of(cloud["opt"]["price_per_hour"], "USD/chip-hour"),
         "opt_price_vendor": Figure.says(vendor),
         "opt_price_date": Figure.on(date),
         "opt_price_lookup": Figure.on(cloud["opt"]["price_lookup_date"].date()),

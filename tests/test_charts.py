@@ -89,3 +89,18 @@ def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
     assert all(op["value"][0]["events"] == {"signal": PRESET_SIGNAL} for op in patch)
     assert charts.react_patch(charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()) == []
     assert '"patch"' in charts.jupyter_renderer(spec)["text/html"] and '"patch"' in charts.offline_renderer(spec)["text/html"]
+
+
+def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():
+    """The lighter static SVG (charts.first_paint) rounds coordinates, never the text it shows:
+    "0.57" stays "0.57", "1,022,362" stays whole."""
+    import re
+
+    from lib import decomposition
+
+    for lang in ("es", "en"):
+        spec = charts.cost_ladder(decomposition.chart_rows(lang), lang).to_dict()
+        raw = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+        texts = lambda svg: re.findall(r">([^<>]+)<", svg)
+        assert texts(charts.first_paint(raw)) == texts(raw)
+        assert len(charts.first_paint(raw)) < len(raw)
