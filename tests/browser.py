@@ -91,7 +91,8 @@ class Tab:
     """One page of a browser context that records what each visit does. The HTTP cache is off
     and local storage is emptied before each visit, so every visit is a first visit."""
 
-    def __init__(self, browser, base: str, viewport: dict = DESKTOP, axe: bool = False):
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP, axe: bool = False, first_visits: bool = True):
+        """`first_visits=False` keeps the browser's cache, for checks of controls that do not weigh a page."""
         self.base = base
         self.context = browser.new_context(viewport=viewport, service_workers="block")
         if axe:
@@ -101,7 +102,7 @@ class Tab:
         self.page = self.context.new_page()
         cdp = self.context.new_cdp_session(self.page)
         cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": first_visits})
         self.visit = Visit("")
         self.page.on("request", self._request)
         self.page.on("console", lambda m: self.visit.errors.append(f"{m.text} ({m.location.get('url')})")
@@ -271,7 +272,7 @@ def crawl_site(site: Path) -> dict:
                             for lang, name in site_pages()},
                      axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
                                   "resultTypes": ["violations"], "preload": False},
-                     screenshots=SCREENSHOTS)
+                     screenshots=SCREENSHOTS, workers=1)
 
 
 class Background:

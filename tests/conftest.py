@@ -13,9 +13,14 @@ LANGS = ("es", "en")
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """The tests of the built site run last, so that the build and the browser's crawl (started
-    in the background once collection ends) overlap the other tests instead of holding them up."""
-    items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))
+    """The tests of the built site run last, and of those the ones that read the browser's crawl
+    last of all, so that the build and the crawl (started in the background once collection ends)
+    overlap the other tests instead of holding them up."""
+    def order(item) -> tuple[bool, bool]:
+        names = getattr(item, "fixturenames", ())
+        return "built_site" in names, "visits" in names
+
+    items.sort(key=order)
 
 
 def pytest_collection_finish(session) -> None:
