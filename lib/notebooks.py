@@ -18,7 +18,9 @@ from nbclient import NotebookClient
 
 def execute(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False,
+    # coalesce_streams: one stdout output a cell, as nbval compares it and the build shows it (a
+    # print's pieces can arrive as two outputs, which the page would then show on two lines).
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False, coalesce_streams=True,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
     # Widgets carry random model ids: keep their state and their outputs (never shown on the

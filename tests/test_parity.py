@@ -8,7 +8,7 @@ import tokenize
 import nbformat
 import pytest
 
-from .conftest import ROOT, glue_records
+from .conftest import ROOT, chapter_notebooks, glue_records
 
 ES, EN = ROOT / "book" / "es", ROOT / "book" / "en"
 LANG_LINE = re.compile(r'^LANG = "(es|en)"$', re.M)
@@ -71,3 +71,14 @@ def test_every_glued_key_is_used_only_if_glued(name):
         prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
         used = set(re.findall(r"\{glue:\w+\}`([^`]+)`", prose)) | set(re.findall(r"\{glue:md\} (\S+)", prose))
         assert used <= glued, f"{folder.name}/{name}: {sorted(used - glued)}"
+
+
+@pytest.mark.parametrize("name", [p.name for p in chapter_notebooks()])
+def test_each_cell_prints_one_stream_as_the_site_shows_it(name):
+    """lib.notebooks coalesces a cell's stdout into one output, as the build and nbval see it: two
+    pieces of one print would otherwise show on two lines of the page."""
+    for lang in ("es", "en"):
+        nb = nbformat.read(ROOT / "book" / lang / name, 4)
+        for cell in nb.cells:
+            names = [o.get("name") for o in cell.get("outputs", []) if o.get("output_type") == "stream"]
+            assert len(names) == len(set(names)), f"{lang}/{name}: a cell with split streams: {names}"

@@ -231,3 +231,10 @@ def test_sitemap_lists_every_page_with_its_alternates(built_site, tmp_path):
     assert len(locs) == sum(len(pages(built_site, lang)) for lang in LANGS)
     assert all(len(u.findall("x:link", ns)) == len(LANGS) for u in urls)
     assert "Sitemap: https://example.org/book/sitemap.xml" in (site / "robots.txt").read_text()
+
+
+def test_no_page_carries_widget_state(built_site):
+    """The widgets run in Jupyter only: their state (random model ids) is in no page, so two builds
+    of one commit, executed or not, are the same files."""
+    for page in built_site.rglob("*.html"):
+        assert "application/vnd.jupyter.widget-state+json" not in page.read_text(encoding="utf8"), page.name

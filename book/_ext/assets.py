@@ -47,6 +47,11 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
         app.add_js_file("ledger.js")
+    # The live widgets run in Jupyter and on Binder only (their cells are left out of the pages): the
+    # state myst-nb writes for them (14-16 KB of random model ids a page when the notebooks are
+    # executed by the build) would make two builds of one commit differ and serve nothing.
+    scripts = context.get("script_files", [])
+    scripts[:] = [a for a in scripts if getattr(a, "attributes", {}).get("type") != "application/vnd.jupyter.widget-state+json"]
     if pagename != "search":
         # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results.
         assets = context.get("script_files", [])
