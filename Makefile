@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
 
-.PHONY: book test bench serve notebooks clean
+.PHONY: book test bench serve notebooks diff clean
+REV ?= HEAD
 
 # Create the virtual environment when missing; reinstall when the pins change.
 $(STAMP): requirements.txt pyproject.toml
@@ -30,9 +31,15 @@ bench: $(STAMP)
 serve: book
 	$(PY) -m http.server --directory _build/html 8000
 
-## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks
+## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
+## then say what moved against the last commit
 notebooks: $(STAMP)
 	$(PY) -m lib.notebooks $(NOTEBOOKS)
+	$(PY) -m lib.moved
+
+## diff: every sourced input and every glued figure and verdict that moved since REV (default HEAD)
+diff: $(STAMP)
+	$(PY) -m lib.moved $(REV)
 
 clean:
 	rm -rf _build

@@ -1,0 +1,36 @@
+"""`make diff` (lib.moved): what moved since a commit, in a few readable lines."""
+
+import json
+
+from lib import moved
+
+
+def _notebook(**records) -> str:
+    outputs = [{"output_type": "display_data", "metadata": {"scrapbook": {"name": k}},
+                "data": {"application/papermill.record/text/plain": repr(v)}} for k, v in records.items()]
+    return json.dumps({"cells": [{"cell_type": "code", "outputs": outputs}]})
+
+
+def test_glued_values_are_read_as_the_page_pastes_them():
+    assert moved.glued(_notebook(**{"costs.opt": "$1.49 million"})) == {"costs.opt": "$1.49 million"}
+    assert moved.glued(None) == {}
+
+
+def test_a_moved_figure_and_verdict_are_named_with_their_page_key_and_values():
+    old = {"A1-x.verdict": "Holds", "A1-x.sourced": "$3.99", "A1-x.raw": "3.99", "A1-x.box": "x" * 200}
+    new = {"A1-x.verdict": "Needs context", "A1-x.sourced": "$3.49", "A1-x.raw": "3.49", "A1-x.box": "y" * 200}
+    lines = moved.compare_figures("en/article1.ipynb", old, new)
+    assert lines[0] == "  en/article1.ipynb: 3 glued value(s)"
+    assert "    A1-x.verdict: Holds → Needs context" in lines and "    A1-x.sourced: $3.99 → $3.49" in lines
+    assert "    A1-x.box: changed" in lines and not any("raw" in line for line in lines)
+    assert moved.compare_figures("en/article1.ipynb", old, dict(old)) == []
+
+
+def test_an_input_line_says_old_and_new_with_the_date_seen():
+    line = moved._input_line("lambda_h100_sxm_8x", {"value": 3.99, "seen": "2026-09-25"}, {"value": 3.49, "seen": "2026-11-30"})
+    assert line == "  lambda_h100_sxm_8x: 3.99 (seen 2026-09-25) → 3.49 (seen 2026-11-30)"
+
+
+def test_an_unknown_commit_is_a_clear_message(capsys):
+    assert moved.main(["no-such-commit"]) == 2
+    assert "no such commit" in capsys.readouterr().err
