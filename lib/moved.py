@@ -72,6 +72,15 @@ def moved_inputs(rev: str) -> list[str]:
     return lines
 
 
+def readable(value: object) -> str:
+    """A glue record as the page pastes it: a quoted text without its quotes."""
+    value = "".join(value) if isinstance(value, list) else str(value)
+    try:
+        return str(ast.literal_eval(value)) if value[:1] in "'\"" else value
+    except (ValueError, SyntaxError):
+        return value
+
+
 def glued(text: str | None) -> dict[str, str]:
     """Glue key -> the value it pastes (plain text), from a notebook's JSON text."""
     if not text:
@@ -82,14 +91,7 @@ def glued(text: str | None) -> dict[str, str]:
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if not name:
                 continue
-            data = output.get("data", {})
-            value = next(iter(data.values()), "")
-            value = "".join(value) if isinstance(value, list) else str(value)
-            try:
-                value = ast.literal_eval(value) if value[:1] in "'\"" else value
-            except (ValueError, SyntaxError):
-                pass
-            out[name] = str(value)
+            out[name] = readable(next(iter(output.get("data", {}).values()), ""))
     return out
 
 

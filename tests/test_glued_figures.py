@@ -9,6 +9,7 @@ import pytest
 from IPython.display import Markdown
 
 import lib.page
+from lib import moved
 
 from .conftest import LANGS, ROOT, glue_records
 
@@ -43,6 +44,10 @@ def notebooks():
 def test_committed_figures_are_what_lib_computes_now(path, monkeypatch):
     nb = nbformat.read(path, 4)
     before, now = committed(nb), current(nb, monkeypatch)
-    moved = [f"{key}: committed {before.get(key)!r}, now {now.get(key)!r}"
-             for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
-    assert not moved, "figures moved (run `make notebooks` if intended):\n" + "\n".join(moved[:20])
+    keys = [key for key in sorted(set(before) | set(now)) if before.get(key) != now.get(key)]
+    # Named as `make diff` names them: the page, each glue key, the committed and the current value
+    # (a card or a table only as "changed"); every one, not the first few.
+    page = f"{path.parent.name}/{path.name}"
+    shown = lambda values: {k: moved.readable(v) for k, v in values.items() if k in keys}
+    lines = moved.compare_figures(page, shown(before), shown(now)) or [f"  {page}: {', '.join(keys)}"]
+    assert not keys, "glued figures moved (run `make notebooks` if intended, then `make diff`):\n" + "\n".join(lines)
