@@ -81,27 +81,51 @@ def cheapest_single_h100(i) -> tuple[str, float]:
     return min((("H100 SXM", i.lambda_h100_sxm_1x), ("H100 PCIe", i.lambda_h100_pcie_1x)), key=lambda vp: vp[1])
 
 
-def _lambda_seen(i):
-    return Figure.on(i["lambda_h100_sxm_8x"].seen)
+def _lambda_seen(i, name: str = "lambda_h100_sxm_8x"):
+    """The day a Lambda price was seen: each price its own day."""
+    return Figure.on(i[name].seen)
+
+
+def article_price_date(i, name: str, stated: float) -> str:
+    """The date side of a price the article quotes: while the source's price is the article's, it is
+    the price of the article's day; once it differs and was seen after the earliest day the article
+    can have been written, it is a later price (the claim then needs context, date), not a wrong one."""
+    if i[name].value == stated or i[name].seen <= i.article1_written_after:
+        return "the price of the article's day"
+    return "a price seen after the article was written"
+
+
+def _price_claim(i, c, claim_id: str, name: str, figures: dict) -> Recomputed:
+    """A price the article quotes: today's sourced price (with the day it was seen), the article's
+    own as its side, and the date mismatch that holds while the two differ."""
+    stated = c[claim_id].stated
+    return Recomputed(
+        F(i[name].value, "USD/GPU-hour"),
+        as_stated=stated,
+        figures={"seen": _lambda_seen(i, name), "written_after": Figure.on(i.article1_written_after), **figures},
+        facts={"price_date": article_price_date(i, name, stated.value)},
+    )
 
 
 @recomputes("A1-lambda-h100-1x")
 def lambda_h100_1x(i, c):
     variant, price = cheapest_single_h100(i)
-    return Recomputed(
-        F(price, "USD/GPU-hour"),
-        figures={"variant": Figure.says(variant), "seen": _lambda_seen(i), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+    name = "lambda_h100_pcie_1x" if variant == "H100 PCIe" else "lambda_h100_sxm_1x"
+    return _price_claim(
+        i, c, "A1-lambda-h100-1x", name,
+        figures={"variant": Figure.says(variant), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                  "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
                  "sxm_2025": F(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
                  "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
                  "node_2024": F(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
-                 "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen)},
+                 "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen),
+                 "sxm_seen": _lambda_seen(i, "lambda_h100_sxm_1x")},
     )
 
 
 @recomputes("A1-lambda-h100-8x")
 def lambda_h100_8x(i, c):
-    return Recomputed(F(i.lambda_h100_sxm_8x, "USD/GPU-hour"), figures={"seen": _lambda_seen(i)})
+    return _price_claim(i, c, "A1-lambda-h100-8x", "lambda_h100_sxm_8x", figures={})
 
 
 @recomputes("A1-opt-gpus")
@@ -221,8 +245,10 @@ def opt_cost(i, c):
             "utilisation": F(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=0),
             "wall_clock_a100": F(cost["wall_a100"], "USD", decimals=2),
             "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+            "article_h100_price": c["A1-lambda-h100-8x"].stated,
             "h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
-            "seen": _lambda_seen(i),
+            "seen": _lambda_seen(i, "lambda_a100_sxm_8x"),
+            "h100_seen": _lambda_seen(i, "lambda_h100_sxm_8x"),
             "epoch": F(epoch.published("opt", "cloud"), "USD", decimals=2),
         },
         facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
