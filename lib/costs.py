@@ -1,5 +1,7 @@
-"""Why published training costs disagree: one run's hours, priced by several methods, and
-every published figure reproduced from named inputs (or said not to be, with the reason).
+"""Why published training costs disagree: how each run's FLOPs and hours are counted, the hours
+priced at each rental tier, energy, the final run against the whole project; and the figures the
+chapter glues from lib.published (each published figure by its publisher's method) and
+lib.decomposition (one run's figures, factor by factor).
 
 Small pure functions (ValueError on bad input) and, at the end, the figures the chapter
 book/<lang>/costs.ipynb glues. Inputs: the articles' (lib/data/inputs/*.toml) reused by name,

@@ -165,11 +165,6 @@ def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> 
     return rows
 
 
-def _money(f: Figure, lang: str) -> str:
-    """A figure as its source prints it (the articles' and the AI Index's to one decimal)."""
-    return f.format(lang)
-
-
 def table_markdown(rows: list[Row], lang: str) -> str:
     """The table as MyST: who, run, published figure, method, recomputed, residual, verdict."""
     from . import fmt
@@ -181,8 +176,8 @@ def table_markdown(rows: list[Row], lang: str) -> str:
     lines = [f"| {' | '.join(head.values())} |", "|" + "---|" * len(head)]
     for r in rows:
         residual = "—" if r.residual is None else fmt.percent(0.0 if abs(r.residual) < 5e-5 else r.residual, lang, 2)
-        cells = [w["who"][r.who], runs[r.run], _money(r.checked.claim.stated, lang), w["method"][r.method],
-                 _money(r.recomputed, lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang)]
+        cells = [w["who"][r.who], runs[r.run], r.checked.claim.stated.format(lang), w["method"][r.method],
+                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang)]
         lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(lines)
 
@@ -201,8 +196,8 @@ def table_csv(rows: list[Row], lang: str) -> str:
                      "residual", "verdict_code"])
     for r in rows:
         stated = r.checked.claim.stated
-        writer.writerow([r.key, w["who"][r.who], runs[r.run], _money(stated, lang), w["method"][r.method],
-                         _money(r.recomputed, lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
+        writer.writerow([r.key, w["who"][r.who], runs[r.run], stated.format(lang), w["method"][r.method],
+                         r.recomputed.format(lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
                          r.checked.verdict_label(lang), stated.low, stated.high,
                          r.recomputed.low if r.recomputed else "", "" if r.residual is None else round(r.residual, 8),
                          r.checked.verdict])
