@@ -254,7 +254,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
               display=False)
     page.glue("B.qlora.recomputation", w["recomputation"][b.job_recomputation(i, "qlora")], display=False)
     rows = {r["key"]: r for r in b.measurements(i)}
-    for key in ("lora_full", "qlora_7b_base"):
+    for key in ("lora_full", "lora_lora", "qlora_7b_base"):
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
     # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA

@@ -394,6 +394,7 @@ def published_figures(i, data=None) -> dict[str, Figure]:
     for verdict in ("holds", "context", "wrong", "unverified"):
         f[f"pub.{verdict}"] = Figure.of(sum(r.checked.verdict == verdict for r in rows), "")
     f["pub.epoch"] = Figure.of(sum(r.who == "epoch" for r in rows), "")
+    f["pub.epoch_holds"] = Figure.of(sum(r.who == "epoch" and r.checked.verdict == "holds" for r in rows), "")
     f["pub.epoch_runs"] = Figure.of(len(epoch.RUNS), "")
     for key, figure in published.epoch_rule_figures(data).items():
         f[f"epoch.{key}"] = figure
