@@ -17,7 +17,7 @@ $(STAMP): requirements.txt pyproject.toml
 
 ## book: execute every chapter and build the site in both languages into _build/html
 book: $(STAMP)
-	$(PY) -m lib.build
+	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
 test: $(STAMP)
@@ -34,12 +34,12 @@ serve: book
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit
 notebooks: $(STAMP)
-	$(PY) -m lib.notebooks $(NOTEBOOKS)
-	$(PY) -m lib.moved
+	$(PY) -m lib.site.notebooks $(NOTEBOOKS)
+	$(PY) -m lib.site.moved
 
 ## diff: every sourced input and every glued figure and verdict that moved since REV (default HEAD)
 diff: $(STAMP)
-	$(PY) -m lib.moved $(REV)
+	$(PY) -m lib.site.moved $(REV)
 
 clean:
 	rm -rf _build

@@ -11,12 +11,15 @@ from functools import lru_cache
 import nbformat
 import pytest
 
-from lib import budget_page, costs, page, published
-from lib.claims import (APPROXIMATE_FACTOR, POLICY, agrees, check_all, judge, load_claims)
-from lib.figure import Figure
-from lib.inputs import load_inputs
-from lib.recompute.article2 import home_figures
-from lib.words import words
+from lib.site import costs_page
+from lib.site import budget_page, page
+from lib.chapters import published
+from lib.core.claims import APPROXIMATE_FACTOR, POLICY, agrees, judge, load_claims
+from lib.chapters.verdicts import check_all
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.chapters.article2 import home_figures
+from lib.core.words import words
 
 from .conftest import LANGS, ROOT
 
@@ -238,9 +241,9 @@ def snapshot(inputs) -> dict:
         values[f"B.{name}"] = figure.raw()
     for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table, budget_page.ladder_table):
         values[f"B.{table.__name__}"] = table(inputs, "en")
-    for name, figure in costs.chapter_figures(inputs).items():
+    for name, figure in costs_page.chapter_figures(inputs).items():
         values[f"costs.{name}"] = figure.raw()
-    values["costs.table"] = published.table_markdown(published.table_rows(inputs), "en")
+    values["costs.table"] = costs_page.table_markdown(published.table_rows(inputs), "en")
     return values
 
 
@@ -283,7 +286,7 @@ def test_each_chapter_shows_every_claim_of_its_article(article):
 
 
 def test_both_sides_of_every_mismatch_read_in_both_languages():
-    from lib.words import fact
+    from lib.core.words import fact
 
     for checked in CHECKED.values():
         for m in checked.claim.mismatches:
@@ -299,7 +302,7 @@ def checked_with(inputs) -> dict:
 
 
 def test_coverage_words_are_chosen_by_the_share_of_the_cost_paid():
-    from lib.recompute.article1 import coverage
+    from lib.chapters.article1 import coverage
 
     assert coverage(1.0, 0.1) == "entirely"
     assert coverage(0.1, 0.1) == "partly"
@@ -309,7 +312,7 @@ def test_coverage_words_are_chosen_by_the_share_of_the_cost_paid():
 
 
 def test_what_200_euros_pay_of_a_full_fine_tuning_on_a_sourced_data_size():
-    from lib import budget
+    from lib.chapters import budget
 
     checked = CHECKED["A1-budget-full-ft-partial"]
     # The data size is sourced (QLoRA's Guanaco 65B run, an upper bound), not a round number.
@@ -356,7 +359,7 @@ def test_the_mid_flight_changes_the_article_quotes_are_the_learning_rate_s():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_ledger_csv_gives_quoted_sources_as_plain_text(lang):
-    from lib import ledger
+    from lib.site import ledger
 
     assert ledger.plain('dice <q lang="en">on-par or better</q> que', lang) == "dice {}on-par or better{} que".format(*ledger.QUOTE_MARKS[lang])
     assert "<q" not in ledger.csv_text(lang)

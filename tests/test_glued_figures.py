@@ -8,8 +8,8 @@ import nbformat
 import pytest
 from IPython.display import Markdown
 
-import lib.page
-from lib import moved
+import lib.site.page
+from lib.site import moved
 
 from .conftest import LANGS, ROOT, glue_records
 
@@ -28,7 +28,7 @@ def current(nb, monkeypatch) -> dict:
         records[name] = variable.data if isinstance(variable, Markdown) else repr(variable)
 
     monkeypatch.setattr(myst_nb, "glue", capture)
-    monkeypatch.setattr(lib.page, "glue", capture)
+    monkeypatch.setattr(lib.site.page, "glue", capture)
     namespace = {}
     for cell in nb.cells:
         if cell.cell_type == "code" and "remove-cell" in cell.metadata.get("tags", []):

@@ -1,8 +1,8 @@
-"""`make diff` (lib.moved): what moved since a commit, in a few readable lines."""
+"""`make diff` (lib.site.moved): what moved since a commit, in a few readable lines."""
 
 import json
 
-from lib import moved
+from lib.site import moved
 
 
 def _notebook(**records) -> str:

@@ -75,7 +75,7 @@ def test_every_glued_key_is_used_only_if_glued(name):
 
 @pytest.mark.parametrize("name", [p.name for p in chapter_notebooks()])
 def test_each_cell_prints_one_stream_as_the_site_shows_it(name):
-    """lib.notebooks coalesces a cell's stdout into one output, as the build and nbval see it: two
+    """lib.site.notebooks coalesces a cell's stdout into one output, as the build and nbval see it: two
     pieces of one print would otherwise show on two lines of the page."""
     for lang in ("es", "en"):
         nb = nbformat.read(ROOT / "book" / lang / name, 4)

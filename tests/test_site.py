@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from lib.claims import check_all
+from lib.chapters.verdicts import check_all
 
 from .conftest import LANGS
 
@@ -143,7 +143,7 @@ def chrome(html):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_interface_words_come_from_the_language_table(built_site, lang):
-    from lib.build import languages
+    from lib.site.build import languages
 
     table = languages()[lang]
     english = set(languages()["en"]["theme"]) | {"Search this book...", "Show code cell source", "Hide code cell source"}
@@ -218,7 +218,7 @@ def test_sitemap_lists_every_page_with_its_alternates(built_site, tmp_path):
     import shutil
     import xml.etree.ElementTree as ET
 
-    from lib.build import write_sitemap
+    from lib.site.build import write_sitemap
 
     site = tmp_path / "site"
     for lang in LANGS:

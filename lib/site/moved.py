@@ -1,8 +1,8 @@
 """What moved, in words: every sourced input that changed since a commit (old → new, with the date
 it was seen), then every glued figure and verdict of the committed notebooks that moved, by page.
 
-    python -m lib.moved          # against the last commit (HEAD): what `make notebooks` changed
-    python -m lib.moved REV      # against any commit
+    python -m lib.site.moved          # against the last commit (HEAD): what `make notebooks` changed
+    python -m lib.site.moved REV      # against any commit
     make diff REV=main~3         # the same through make
 
 Reads the committed files of REV with git and the working tree as it is; changes nothing.
@@ -18,7 +18,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ("lib/data/inputs", "lib/data/epoch")
 BOOK = "book"
 # A glued value longer than this (a card, a table) is said to have changed, not shown.

@@ -7,13 +7,15 @@ from __future__ import annotations
 import altair as alt
 import ipywidgets as widgets
 
-from . import charts, compute
-from .figure import Figure
-from .inputs import Inputs, load_inputs
-from .recompute.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
-from .costs import palm_reported_hours
-from .recompute.article2 import mosaic_a100_hours
-from .words import error, words
+from lib.site import charts
+from lib.chapters import compute
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.chapters.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
+from lib.chapters.costs import palm_reported_hours
+from lib.chapters.article2 import mosaic_a100_hours
+from lib.core.errors import error
+from lib.core.words import words
 
 def describe(gpus: float, days: float, price: float, budget_eur: float, lang: str, inputs: Inputs,
              run: str = "") -> str:
@@ -156,7 +158,7 @@ def rental_readout(lang: str, gpus: float, days: float, price: float, run: str =
 def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) -> alt.Chart:
     """GPUs × days × price per GPU-hour on the static page: a run to start from, three sliders and
     a readout of the inputs, the GPU-hours and the cost, written as lib writes them
-    (tests/test_calculator.py renders it on a grid and compares with lib.compute and lib.figure).
+    (tests/test_calculator.py renders it on a grid and compares with lib.chapters.compute and lib.core.figure).
 
     Choosing a run moves the sliders to its values: each slider's value is an expression of the
     chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderers

@@ -8,16 +8,15 @@ import datetime as dt
 import math
 from functools import lru_cache
 
-from .. import budget, epoch
-from .. import compute as k
-from ..claims import Recomputed, recomputes
-from ..figure import Figure
-from ..words import words
-
-F = Figure.of
+from lib.chapters import budget, epoch
+from lib.chapters import compute
+from lib.core.claims import Recomputed, recomputes
+from lib.core.figure import Figure
+from lib.core.words import words
 
 
-def W(i, name: str) -> Figure:
+
+def source_place(i, name: str) -> Figure:
     """Where in its source an input is (a section, a table), in the page's language."""
     return Figure.place(i[name].locator)
 
@@ -26,8 +25,8 @@ def W(i, name: str) -> Figure:
 
 @recomputes("A1-dolma-tokens")
 def dolma_tokens(i, c):
-    return Recomputed(F(i.dolma_tokens, "token", compact=True, decimals=0),
-                      figures={"disk": F(i.dolma_v15_disk, "TB", decimals=1)})
+    return Recomputed(Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+                      figures={"disk": Figure.of(i.dolma_v15_disk, "TB", decimals=1)})
 
 
 @recomputes("A1-dolma-license")
@@ -36,7 +35,7 @@ def dolma_license(i, c):
 
 
 def lora_params(i) -> float:
-    return k.lora_trainable_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
+    return compute.lora_trainable_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
 
 
 def lora_reduction(i) -> float:
@@ -48,31 +47,31 @@ def lora_reduction(i) -> float:
 def lora_params_reduction(i, c):
     lora = lora_params(i)
     return Recomputed(
-        F(i.lora_abstract_param_reduction, "times"),
+        Figure.of(i.lora_abstract_param_reduction, "times"),
         figures={
-            "rebuilt": F(lora_reduction(i), "times"),
-            "where": W(i, "lora_abstract_param_reduction"),
-            "lora_params": F(lora, "parameter"),
-            "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
-            "layers": F(i.gpt3_layers, "layer"),
-            "d_model": F(i.gpt3_d_model, ""),
-            "rank": F(i.lora_rank, ""),
-            "matrices": F(i.lora_adapted_matrix_types, "matrix"),
-            "checkpoint_mb": F(lora * i.bytes_fp16_weight / 1e6, "MB", decimals=1),
-            "paper_checkpoint": F(i.lora_checkpoint, "MB"),
+            "rebuilt": Figure.of(lora_reduction(i), "times"),
+            "where": source_place(i, "lora_abstract_param_reduction"),
+            "lora_params": Figure.of(lora, "parameter"),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "layers": Figure.of(i.gpt3_layers, "layer"),
+            "d_model": Figure.of(i.gpt3_d_model, ""),
+            "rank": Figure.of(i.lora_rank, ""),
+            "matrices": Figure.of(i.lora_adapted_matrix_types, "matrix"),
+            "checkpoint_mb": Figure.of(lora * i.bytes_fp16_weight / 1e6, "MB", decimals=1),
+            "paper_checkpoint": Figure.of(i.lora_checkpoint, "MB"),
         },
     )
 
 
 @recomputes("A1-lora-memory")
 def lora_memory(i, c):
-    frozen = k.training_memory_gb(i.gpt3_full_ft_trainable, i.bytes_fp16_weight)
+    frozen = compute.training_memory_gb(i.gpt3_full_ft_trainable, i.bytes_fp16_weight)
     return Recomputed(
-        F(i.lora_abstract_memory_reduction, "times"),
-        figures={"rebuilt": F(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
-                 "where": W(i, "lora_abstract_memory_reduction"),
-                 "full": F(i.lora_vram_full, "GB"), "lora": F(i.lora_vram_lora, "GB"),
-                 "frozen": F(frozen, "GB", decimals=1)},
+        Figure.of(i.lora_abstract_memory_reduction, "times"),
+        figures={"rebuilt": Figure.of(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
+                 "where": source_place(i, "lora_abstract_memory_reduction"),
+                 "full": Figure.of(i.lora_vram_full, "GB"), "lora": Figure.of(i.lora_vram_lora, "GB"),
+                 "frozen": Figure.of(frozen, "GB", decimals=1)},
     )
 
 
@@ -100,7 +99,7 @@ def _price_claim(i, c, claim_id: str, name: str, figures: dict) -> Recomputed:
     own as its side, and the date mismatch that holds while the two differ."""
     stated = c[claim_id].stated
     return Recomputed(
-        F(i[name].value, "USD/GPU-hour"),
+        Figure.of(i[name].value, "USD/GPU-hour"),
         as_stated=stated,
         figures={"seen": _lambda_seen(i, name), "written_after": Figure.on(i.article1_written_after), **figures},
         facts={"price_date": article_price_date(i, name, stated.value)},
@@ -113,11 +112,11 @@ def lambda_h100_1x(i, c):
     name = "lambda_h100_pcie_1x" if variant == "H100 PCIe" else "lambda_h100_sxm_1x"
     return _price_claim(
         i, c, "A1-lambda-h100-1x", name,
-        figures={"variant": Figure.says(variant), "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
-                 "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
-                 "sxm_2025": F(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
+        figures={"variant": Figure.says(variant), "pcie": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+                 "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+                 "sxm_2025": Figure.of(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
                  "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
-                 "node_2024": F(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
+                 "node_2024": Figure.of(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
                  "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen),
                  "sxm_seen": _lambda_seen(i, "lambda_h100_sxm_1x")},
     )
@@ -130,7 +129,7 @@ def lambda_h100_8x(i, c):
 
 @recomputes("A1-opt-gpus")
 def opt_gpus(i, c):
-    return Recomputed(F(i.opt_gpus, "GPU"), figures={"where": W(i, "opt_gpus")})
+    return Recomputed(Figure.of(i.opt_gpus, "GPU"), figures={"where": source_place(i, "opt_gpus")})
 
 
 def opt_effective_gpu_hours(i) -> tuple[float, float, float]:
@@ -138,26 +137,26 @@ def opt_effective_gpu_hours(i) -> tuple[float, float, float]:
     ideal run, and the logbook's FLOPs at OPT's own throughput per GPU."""
     return (
         i.opt_llama_table_gpu_hours,
-        k.gpu_hours(i.opt_ideal_gpus, k.days_to_hours(i.opt_ideal_days)),
-        k.flops_to_device_hours(i.opt_total_flops, i.opt_tflops_per_gpu),
+        compute.gpu_hours(i.opt_ideal_gpus, compute.days_to_hours(i.opt_ideal_days)),
+        compute.flops_to_device_hours(i.opt_total_flops, i.opt_tflops_per_gpu),
     )
 
 
 def opt_wall_clock_days(i) -> int:
-    return k.days_between(i.opt_run_start, i.opt_run_end)
+    return compute.days_between(i.opt_run_start, i.opt_run_end)
 
 
 @recomputes("A1-opt-duration")
 def opt_duration(i, c):
-    effective_days = i.opt_llama_table_gpu_hours / i.opt_gpus / k.HOURS_PER_DAY
+    effective_days = i.opt_llama_table_gpu_hours / i.opt_gpus / compute.HOURS_PER_DAY
     return Recomputed(
-        F(opt_wall_clock_days(i) / k.DAYS_PER_MONTH, "month", decimals=1),
+        Figure.of(opt_wall_clock_days(i) / compute.DAYS_PER_MONTH, "month", decimals=1),
         figures={
-            "days": F(opt_wall_clock_days(i), "day"),
+            "days": Figure.of(opt_wall_clock_days(i), "day"),
             "start": Figure.on(i.opt_run_start),
             "end": Figure.on(i.opt_run_end),
-            "effective_days": F(effective_days, "day"),
-            "gpus": F(i.opt_gpus, "GPU"),
+            "effective_days": Figure.of(effective_days, "day"),
+            "gpus": Figure.of(i.opt_gpus, "GPU"),
         },
     )
 
@@ -169,8 +168,8 @@ def opt_year(i, c):
         figures={
             "start": Figure.on(i.opt_run_start),
             "end": Figure.on(i.opt_run_end),
-            "start_year": F(i.opt_run_start.year, "calendar-year"),
-            "end_year": F(i.opt_run_end.year, "calendar-year"),
+            "start_year": Figure.of(i.opt_run_start.year, "calendar-year"),
+            "end_year": Figure.of(i.opt_run_end.year, "calendar-year"),
         },
         facts={"end_year": str(i.opt_run_end.year)},
     )
@@ -179,7 +178,7 @@ def opt_year(i, c):
 def article_opt_gpu_hours(c) -> float:
     """The article's own sum: its GPUs × 24 h × its days."""
     a = c["A1-opt-gpu-hours"].arithmetic
-    return k.gpu_hours(a["gpus"], a["hours_per_day"] * a["days"])
+    return compute.gpu_hours(a["gpus"], a["hours_per_day"] * a["days"])
 
 
 @recomputes("A1-opt-gpu-hours")
@@ -189,18 +188,18 @@ def opt_gpu_hours(i, c):
     wall_clock = opt_wall_clock_gpu_hours(i)
     return Recomputed(
         Figure.between(min(effective), max(effective), "GPU-hour"),
-        as_stated=F(article, "GPU-hour"),
+        as_stated=Figure.of(article, "GPU-hour"),
         figures={
-            "llama_table": F(effective[0], "GPU-hour"),
-            "llama_where": W(i, "opt_llama_table_gpu_hours"),
-            "logbook_ideal": F(effective[1], "GPU-hour"),
-            "ideal_days": F(i.opt_ideal_days, "day"),
-            "ideal_gpus": F(i.opt_ideal_gpus, "GPU"),
-            "from_flops": F(effective[2], "GPU-hour"),
-            "flops": F(i.opt_total_flops, "FLOP"),
-            "tflops": F(i.opt_tflops_per_gpu / 1e12, ""),
-            "wall_clock": F(wall_clock, "GPU-hour"),
-            "lost": F(1 - effective[0] / wall_clock, "fraction", decimals=0),
+            "llama_table": Figure.of(effective[0], "GPU-hour"),
+            "llama_where": source_place(i, "opt_llama_table_gpu_hours"),
+            "logbook_ideal": Figure.of(effective[1], "GPU-hour"),
+            "ideal_days": Figure.of(i.opt_ideal_days, "day"),
+            "ideal_gpus": Figure.of(i.opt_ideal_gpus, "GPU"),
+            "from_flops": Figure.of(effective[2], "GPU-hour"),
+            "flops": Figure.of(i.opt_total_flops, "FLOP"),
+            "tflops": Figure.of(i.opt_tflops_per_gpu / 1e12, ""),
+            "wall_clock": Figure.of(wall_clock, "GPU-hour"),
+            "lost": Figure.of(1 - effective[0] / wall_clock, "fraction", decimals=0),
         },
         facts={"basis": i.opt_compute_basis},
     )
@@ -208,14 +207,14 @@ def opt_gpu_hours(i, c):
 
 def opt_wall_clock_gpu_hours(i) -> float:
     """GPU-hours of OPT's cluster over the final run's calendar days (the logbook's dates)."""
-    return k.gpu_hours(i.opt_gpus, k.days_to_hours(opt_wall_clock_days(i)))
+    return compute.gpu_hours(i.opt_gpus, compute.days_to_hours(opt_wall_clock_days(i)))
 
 
 def opt_h100_hours(i) -> float:
     """OPT-175B's compute (logbook FLOPs) on H100s at the utilisation OPT achieved on A100s."""
     utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
     dense_peak = i.h100_sxm_bf16_sparse_peak / 2  # the datasheet's figure is with sparsity
-    return k.flops_to_device_hours(i.opt_total_flops, dense_peak, utilisation)
+    return compute.flops_to_device_hours(i.opt_total_flops, dense_peak, utilisation)
 
 
 def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
@@ -232,24 +231,24 @@ def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
 
 @recomputes("A1-opt-cost")
 def opt_cost(i, c):
-    cost = {name: k.rental_cost(hours, price) for name, hours, price in opt_cost_scenarios(i, c)}
+    cost = {name: compute.rental_cost(hours, price) for name, hours, price in opt_cost_scenarios(i, c)}
     # What renting OPT's run on its own hardware (A100) at today's price pays: from the
     # effective compute alone to every calendar hour of the run.
     return Recomputed(
         Figure.between(cost["eff_a100"], cost["wall_a100"], "USD", decimals=2),
-        as_stated=F(cost["article"], "USD", decimals=2),
+        as_stated=Figure.of(cost["article"], "USD", decimals=2),
         figures={
-            "at_a100": F(cost["eff_a100"], "USD", decimals=2),
-            "at_h100": F(cost["h100"], "USD", decimals=2),
-            "h100_hours": F(opt_h100_hours(i), "GPU-hour", compact=True, decimals=0),
-            "utilisation": F(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=0),
-            "wall_clock_a100": F(cost["wall_a100"], "USD", decimals=2),
-            "a100_price": F(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+            "at_a100": Figure.of(cost["eff_a100"], "USD", decimals=2),
+            "at_h100": Figure.of(cost["h100"], "USD", decimals=2),
+            "h100_hours": Figure.of(opt_h100_hours(i), "GPU-hour", compact=True, decimals=0),
+            "utilisation": Figure.of(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=0),
+            "wall_clock_a100": Figure.of(cost["wall_a100"], "USD", decimals=2),
+            "a100_price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
             "article_h100_price": c["A1-lambda-h100-8x"].stated,
-            "h100_price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+            "h100_price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
             "seen": _lambda_seen(i, "lambda_a100_sxm_8x"),
             "h100_seen": _lambda_seen(i, "lambda_h100_sxm_8x"),
-            "epoch": F(epoch.published("opt", "cloud"), "USD", decimals=2),
+            "epoch": Figure.of(epoch.published("opt", "cloud"), "USD", decimals=2),
         },
         facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
     )
@@ -257,47 +256,47 @@ def opt_cost(i, c):
 
 @recomputes("A1-opt-params")
 def opt_params(i, c):
-    return Recomputed(F(i.opt_params, "parameter", compact=True), figures={"where": W(i, "opt_params")})
+    return Recomputed(Figure.of(i.opt_params, "parameter", compact=True), figures={"where": source_place(i, "opt_params")})
 
 
 @recomputes("A1-opt-manual-restarts")
 def opt_manual_restarts(i, c):
-    return Recomputed(i["opt_manual_restarts"].figure("count"), figures={"where": W(i, "opt_manual_restarts")})
+    return Recomputed(i["opt_manual_restarts"].figure("count"), figures={"where": source_place(i, "opt_manual_restarts")})
 
 
 @recomputes("A1-opt-hosts")
 def opt_hosts(i, c):
-    return Recomputed(i["opt_hosts_cycled"].figure("count"), figures={"where": W(i, "opt_hosts_cycled")})
+    return Recomputed(i["opt_hosts_cycled"].figure("count"), figures={"where": source_place(i, "opt_hosts_cycled")})
 
 
 @recomputes("A1-opt-auto-restarts")
 def opt_auto_restarts(i, c):
-    return Recomputed(i["opt_auto_restarts"].figure("count"), figures={"where": W(i, "opt_auto_restarts")})
+    return Recomputed(i["opt_auto_restarts"].figure("count"), figures={"where": source_place(i, "opt_auto_restarts")})
 
 
 @recomputes("A1-opt-clip")
 def opt_clip(i, c):
     return Recomputed(
         Figure.series((i.opt_clip_before, i.opt_clip_after), "", decimals=1),
-        figures={"before": F(i.opt_clip_before, "", decimals=1), "after": F(i.opt_clip_after, "", decimals=1),
-                 "where": W(i, "opt_clip_before")},
+        figures={"before": Figure.of(i.opt_clip_before, "", decimals=1), "after": Figure.of(i.opt_clip_after, "", decimals=1),
+                 "where": source_place(i, "opt_clip_before")},
     )
 
 
 @recomputes("A1-opt-lr")
 def opt_lr(i, c):
-    return Recomputed(Figure.says(*i.opt_divergence_remedy.split("; ")), figures={"where": W(i, "opt_divergence_remedy")})
+    return Recomputed(Figure.says(*i.opt_divergence_remedy.split("; ")), figures={"where": source_place(i, "opt_divergence_remedy")})
 
 
 def budget_usd(i) -> float:
-    return k.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
+    return compute.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
 
 
 @lru_cache(maxsize=64)
 def last_day_at_rate(low: float, high: float, before: dt.date) -> dt.date | None:
     """The last day before `before` on which the ECB's dollars per euro were between low and high."""
     earliest = before - dt.timedelta(days=3660)  # ten years back at most
-    for day, rate in reversed(k.ecb_series("USD")):
+    for day, rate in reversed(compute.ecb_series("USD")):
         if day < earliest:
             break
         if day < before and low <= rate <= high:
@@ -310,20 +309,20 @@ def budget_eur_usd(i, c):
     # The article mentions gpt-oss: it was written after gpt-oss's card, and before the ECB's last rate here.
     stated = c["A1-budget-eur-usd"].stated
     implied = (stated.low / i.budget_eur, stated.high / i.budget_eur)
-    rates = k.ecb_rates("USD", i.gptoss_card_month, i.budget_rate_date).values()
+    rates = compute.ecb_rates("USD", i.gptoss_card_month, i.budget_rate_date).values()
     low, high = min(rates), max(rates)
     inside = low <= implied[1] and implied[0] <= high
     last = last_day_at_rate(*implied, i.gptoss_card_month)
     return Recomputed(
         Figure.between(i.budget_eur * low, i.budget_eur * high, "USD", decimals=2),
         figures={
-            "budget": F(i.budget_eur, "EUR", decimals=0),
+            "budget": Figure.of(i.budget_eur, "EUR", decimals=0),
             "card_month": Figure.on(i.gptoss_card_month),
             "rate_date": Figure.on(i.budget_rate_date),
-            "rate_low": F(low, "", decimals=4),
-            "rate_high": F(high, "", decimals=4),
-            "implied_low": F(implied[0], "", decimals=3),
-            "implied_high": F(implied[1], "", decimals=3),
+            "rate_low": Figure.of(low, "", decimals=4),
+            "rate_high": Figure.of(high, "", decimals=4),
+            "implied_low": Figure.of(implied[0], "", decimals=3),
+            "implied_high": Figure.of(implied[1], "", decimals=3),
             "last_day": Figure.on(last) if last else Figure.says("—"),
         },
         facts={"rate_date": "the article's days" if inside else (last.isoformat() if last else "no date")},
@@ -334,12 +333,12 @@ def budget_eur_usd(i, c):
 def budget_hours(i, c):
     usd = budget_usd(i)
     return Recomputed(
-        F(k.hours_bought(usd, cheapest_single_h100(i)[1]), "hour", decimals=1),
+        Figure.of(compute.hours_bought(usd, cheapest_single_h100(i)[1]), "hour", decimals=1),
         figures={
-            "budget_usd": F(usd, "USD", decimals=2),
-            "pcie": F(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
-            "sxm": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
-            "hours_sxm": F(k.hours_bought(usd, i.lambda_h100_sxm_1x), "hour", decimals=1),
+            "budget_usd": Figure.of(usd, "USD", decimals=2),
+            "pcie": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+            "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+            "hours_sxm": Figure.of(compute.hours_bought(usd, i.lambda_h100_sxm_1x), "hour", decimals=1),
             "rate_date": Figure.on(i.budget_rate_date),
             "seen": _lambda_seen(i),
         },
@@ -348,14 +347,14 @@ def budget_hours(i, c):
 
 @recomputes("A1-frontier-fraction")
 def frontier_fraction(i, c):
-    cluster_per_hour = k.rental_cost(k.gpu_hours(i.opt_gpus, 1), i.lambda_h100_sxm_8x)
-    hours = k.hours_bought(budget_usd(i), cluster_per_hour)
+    cluster_per_hour = compute.rental_cost(compute.gpu_hours(i.opt_gpus, 1), i.lambda_h100_sxm_8x)
+    hours = compute.hours_bought(budget_usd(i), cluster_per_hour)
     return Recomputed(
-        F(hours, "hour", decimals=2),
+        Figure.of(hours, "hour", decimals=2),
         figures={
-            "minutes": F(hours * 60, "minute", decimals=1),
-            "cluster_per_hour": F(cluster_per_hour, "USD", decimals=0),
-            "gpus": F(i.opt_gpus, "GPU"),
+            "minutes": Figure.of(hours * 60, "minute", decimals=1),
+            "cluster_per_hour": Figure.of(cluster_per_hour, "USD", decimals=0),
+            "gpus": Figure.of(i.opt_gpus, "GPU"),
         },
     )
 
@@ -367,17 +366,17 @@ def gptoss(i, c):
         Figure.says(i.gptoss_weights, i.gptoss_license_kind),
         figures={
             "license": Figure.says(i.gptoss_license),
-            "params": F(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
-            "h100_hours": F(hours, "GPU-hour", compact=True, decimals=1),
-            "cost": F(k.rental_cost(hours, i.lambda_h100_sxm_8x), "USD", decimals=1),
-            "price": F(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+            "params": Figure.of(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
+            "h100_hours": Figure.of(hours, "GPU-hour", compact=True, decimals=1),
+            "cost": Figure.of(compute.rental_cost(hours, i.lambda_h100_sxm_8x), "USD", decimals=1),
+            "price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
         },
     )
 
 
 def orders_of_magnitude(*values: float) -> list[int]:
     """The power of ten of each value (175e9 -> 11)."""
-    return [math.floor(math.log10(k._number("value", v))) for v in values]
+    return [math.floor(math.log10(compute._number("value", v))) for v in values]
 
 
 @recomputes("A1-three-scales")
@@ -393,52 +392,52 @@ def three_scales(i, c):
     # source gives the data gap in the same unit too.
     data_sourced = ft_corpus_ratio(i, c).sourced is not None
     return Recomputed(
-        F(len(set(orders_of_magnitude(*trained.values()))), "order of magnitude"),
-        as_stated=F(len(set(steps)), "order of magnitude"),
+        Figure.of(len(set(orders_of_magnitude(*trained.values()))), "order of magnitude"),
+        as_stated=Figure.of(len(set(steps)), "order of magnitude"),
         facts={"measured_in": "parameters and data" if data_sourced else "parameters"},
         figures={
-            "lora_stated": F(param_gap, "times"),
-            "ratio": F(lora_reduction(i), "times"),
-            "orders": F(math.log10(lora_reduction(i)), "order of magnitude", decimals=1),
-            "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
-            "lora_params": F(lora_params(i), "parameter", compact=True, decimals=1),
-            "dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
+            "lora_stated": Figure.of(param_gap, "times"),
+            "ratio": Figure.of(lora_reduction(i), "times"),
+            "orders": Figure.of(math.log10(lora_reduction(i)), "order of magnitude", decimals=1),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "lora_params": Figure.of(lora_params(i), "parameter", compact=True, decimals=1),
+            "dolma_tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
         },
     )
 
 
 @recomputes("A1-laptop")
 def laptop(i, c):
-    flops = k.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
+    flops = compute.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
     utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
-    hours = k.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
+    hours = compute.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
     return Recomputed(
-        F(hours / k.HOURS_PER_DAY / 365, "year", decimals=1),
+        Figure.of(hours / compute.HOURS_PER_DAY / 365, "year", decimals=1),
         figures={
-            "disk": F(i.dolma_v15_disk, "TB", decimals=1),
-            "flops": F(flops, "FLOP"),
-            "params": F(i.olmo_small_params, "parameter", compact=True, decimals=0),
-            "tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
-            "utilisation": F(utilisation, "fraction", decimals=0),
-            "k": F(i.flops_per_param_token, ""),
-            "gpu_hours": F(hours, "GPU-hour"),
+            "disk": Figure.of(i.dolma_v15_disk, "TB", decimals=1),
+            "flops": Figure.of(flops, "FLOP"),
+            "params": Figure.of(i.olmo_small_params, "parameter", compact=True, decimals=0),
+            "tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+            "utilisation": Figure.of(utilisation, "fraction", decimals=0),
+            "k": Figure.of(i.flops_per_param_token, ""),
+            "gpu_hours": Figure.of(hours, "GPU-hour"),
         },
     )
 
 
 @recomputes("A1-full-ft-gpus")
 def full_ft_gpus(i, c):
-    per_param = k.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
-    memory = k.training_memory_gb(i.ft_example_params, per_param)
+    per_param = compute.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
+    memory = compute.training_memory_gb(i.ft_example_params, per_param)
     return Recomputed(
-        F(i.alpaca_gpus, "GPU"),
+        Figure.of(i.alpaca_gpus, "GPU"),
         figures={
-            "needed": F(k.devices_needed(memory, i.a100_80gb_memory), "GPU"),
-            "hours": F(i.alpaca_hours, "hour"),
-            "bytes": F(per_param, "byte/parameter"),
-            "params": F(i.ft_example_params, "parameter", compact=True, decimals=1),
-            "memory": F(memory, "GB"),
-            "gpu_memory": F(i.a100_80gb_memory, "GB"),
+            "needed": Figure.of(compute.devices_needed(memory, i.a100_80gb_memory), "GPU"),
+            "hours": Figure.of(i.alpaca_hours, "hour"),
+            "bytes": Figure.of(per_param, "byte/parameter"),
+            "params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+            "memory": Figure.of(memory, "GB"),
+            "gpu_memory": Figure.of(i.a100_80gb_memory, "GB"),
         },
     )
 
@@ -449,7 +448,7 @@ def lora_attribution(i, c):
     return Recomputed(
         Figure.says(i.lora_first_author, i.lora_affiliation, str(published.year)),
         figures={"author": Figure.says(i["lora_first_author"].quote), "affiliation": Figure.says(i.lora_affiliation),
-                 "published": Figure.on(published), "venue_year": F(i.lora_venue_year, "calendar-year")},
+                 "published": Figure.on(published), "venue_year": Figure.of(i.lora_venue_year, "calendar-year")},
     )
 
 
@@ -457,13 +456,13 @@ def lora_attribution(i, c):
 def gptoss_compute(i, c):
     # The card publishes H100-hours only: no GPU count to check "hundreds" against.
     stated = c["A1-gptoss-compute"].stated
-    months = {n: i.gptoss_120b_h100_hours / n / k.HOURS_PER_MONTH for n in (stated.low, stated.high)}
+    months = {n: i.gptoss_120b_h100_hours / n / compute.HOURS_PER_MONTH for n in (stated.low, stated.high)}
     return Recomputed(
         None,
         figures={
-            "h100_hours": F(i.gptoss_120b_h100_hours, "GPU-hour", compact=True, decimals=1),
-            "months_at_100": F(months[stated.low], "month", decimals=0),
-            "months_at_1000": F(months[stated.high], "month", decimals=1),
+            "h100_hours": Figure.of(i.gptoss_120b_h100_hours, "GPU-hour", compact=True, decimals=1),
+            "months_at_100": Figure.of(months[stated.low], "month", decimals=0),
+            "months_at_1000": Figure.of(months[stated.high], "month", decimals=1),
         },
     )
 
@@ -471,26 +470,26 @@ def gptoss_compute(i, c):
 @recomputes("A1-full-ft-duration")
 def full_ft_duration(i, c):
     return Recomputed(
-        F(i.alpaca_hours, "hour"),
+        Figure.of(i.alpaca_hours, "hour"),
         figures={
-            "params": F(i.alpaca_params, "parameter", compact=True, decimals=0),
-            "examples": F(i.alpaca_examples, "example"),
-            "gpus": F(i.alpaca_gpus, "GPU"),
-            "gpu_hours": F(k.gpu_hours(i.alpaca_gpus, i.alpaca_hours), "GPU-hour"),
+            "params": Figure.of(i.alpaca_params, "parameter", compact=True, decimals=0),
+            "examples": Figure.of(i.alpaca_examples, "example"),
+            "gpus": Figure.of(i.alpaca_gpus, "GPU"),
+            "gpu_hours": Figure.of(compute.gpu_hours(i.alpaca_gpus, i.alpaca_hours), "GPU-hour"),
         },
     )
 
 
 @recomputes("A1-ft-examples")
 def ft_examples(i, c):
-    return Recomputed(F(i.alpaca_examples, "example"))
+    return Recomputed(Figure.of(i.alpaca_examples, "example"))
 
 
 @recomputes("A1-ft-corpus-ratio")
 def ft_corpus_ratio(i, c):
     # No source gives a fine-tuning set and a pretraining corpus in the same unit.
-    return Recomputed(None, figures={"dolma_tokens": F(i.dolma_tokens, "token", compact=True, decimals=0),
-                                     "alpaca_examples": F(i.alpaca_examples, "example")})
+    return Recomputed(None, figures={"dolma_tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+                                     "alpaca_examples": Figure.of(i.alpaca_examples, "example")})
 
 
 # ---------------------------------------------------------------- LoRA's quality against full fine-tuning
@@ -512,24 +511,24 @@ def lora_quality_ratios(i) -> dict[tuple[str, str], float]:
 def lora_quality(i, c):
     ratios = lora_quality_ratios(i)
     (worst_row, worst_metric), worst = min(ratios.items(), key=lambda kv: kv[1])
-    figures = {f"{row}_{m}": F(r, "fraction", decimals=1) for (row, m), r in ratios.items()}
-    figures |= {f"ft_{m}": F(i[f"lora_t4_ft_{m}"].value, "point", decimals=1) for m in LORA_T4_METRICS}
-    figures |= {f"lora_{row}_{m}": F(i[f"lora_t4_lora_{row}_{m}"].value, "point", decimals=1)
+    figures = {f"{row}_{m}": Figure.of(r, "fraction", decimals=1) for (row, m), r in ratios.items()}
+    figures |= {f"ft_{m}": Figure.of(i[f"lora_t4_ft_{m}"].value, "point", decimals=1) for m in LORA_T4_METRICS}
+    figures |= {f"lora_{row}_{m}": Figure.of(i[f"lora_t4_lora_{row}_{m}"].value, "point", decimals=1)
                 for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
     return Recomputed(
-        F(worst, "fraction", decimals=1),
+        Figure.of(worst, "fraction", decimals=1),
         figures=figures | {
-            "best": F(max(ratios.values()), "fraction", decimals=1),
+            "best": Figure.of(max(ratios.values()), "fraction", decimals=1),
             "worst_metric": Figure.says(LORA_T4_METRICS[worst_metric]),
-            "worst_ft": F(i[f"lora_t4_ft_{worst_metric}"].value, "point", decimals=1),
-            "worst_lora": F(i[f"lora_t4_lora_{worst_row}_{worst_metric}"].value, "point", decimals=1),
-            "worst_params": F(i[f"lora_t4_{worst_row}_params"].value, "parameter", compact=True, decimals=1),
-            "small": F(i.lora_t4_small_params, "", compact=True, decimals=1),
-            "large": F(i.lora_t4_large_params, "", compact=True, decimals=1),
-            "full_params": F(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "worst_ft": Figure.of(i[f"lora_t4_ft_{worst_metric}"].value, "point", decimals=1),
+            "worst_lora": Figure.of(i[f"lora_t4_lora_{worst_row}_{worst_metric}"].value, "point", decimals=1),
+            "worst_params": Figure.of(i[f"lora_t4_{worst_row}_params"].value, "parameter", compact=True, decimals=1),
+            "small": Figure.of(i.lora_t4_small_params, "", compact=True, decimals=1),
+            "large": Figure.of(i.lora_t4_large_params, "", compact=True, decimals=1),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
             "abstract": Figure.says(i.lora_abstract_quality),
-            "abstract_where": W(i, "lora_abstract_quality"),
-            "where": W(i, "lora_t4_ft_wikisql"),
+            "abstract_where": source_place(i, "lora_abstract_quality"),
+            "where": source_place(i, "lora_t4_ft_wikisql"),
         },
     )
 
@@ -553,9 +552,9 @@ def opt_midflight(i, c):
     return Recomputed(
         _shown_in_both(*i.opt_midflight_lr.split("; ")),
         figures={
-            "where_lr": W(i, "opt_midflight_lr"),
+            "where_lr": source_place(i, "opt_midflight_lr"),
             "lr_caption": Figure.says(i["opt_midflight_lr"].quote.rstrip(".")),
-            "where_other": W(i, "opt_other_midflight_changes"),
+            "where_other": source_place(i, "opt_other_midflight_changes"),
             "other": Figure.says(i["opt_other_midflight_changes"].quote),
             "other_changes": _shown_in_both(i.opt_other_midflight_changes),
         },
@@ -570,7 +569,7 @@ COVERAGE = ("entirely", "partly", "tenth")
 def coverage(share: float, tenth: float) -> str:
     """How much of a job a budget pays, from the share of its cost the budget covers: all of it,
     part of it, or less than `tenth` of it (the book's reading of "not even a fraction")."""
-    share = k._number("share", share)
+    share = compute._number("share", share)
     if share >= 1:
         return "entirely"
     return "partly" if share >= tenth else "tenth"
@@ -583,15 +582,15 @@ def coverage_figure(*keys: str) -> Figure:
 
 
 def full_ft_coverage(i, tenth: float) -> dict[str, dict]:
-    """For each model of the budget chapter (lib.budget), what the budget pays of a full fine-tuning
-    on a sourced fine-tuning data size, QLoRA's Guanaco 65B run (lib.budget.guanaco_tokens, an upper
+    """For each model of the budget chapter (lib.chapters.budget), what the budget pays of a full fine-tuning
+    on a sourced fine-tuning data size, QLoRA's Guanaco 65B run (lib.chapters.budget.guanaco_tokens, an upper
     bound): its cost, the share the budget covers, the coverage word, the H100s its memory needs, the
     wall-clock hours on them, and the tokens the budget pays a full fine-tuning on."""
     usd = budget.budget_usd(i)
     out = {}
     for row in budget.full_ft_on(i, budget.guanaco_tokens(i)):
         share = usd / row["cost"]
-        gpus = k.devices_needed(row["memory"], i.h100_sxm_memory)
+        gpus = compute.devices_needed(row["memory"], i.h100_sxm_memory)
         out[row["model"]] = {"cost": row["cost"], "share": share, "coverage": coverage(share, tenth),
                              "memory": row["memory"], "gpus": gpus, "hours": row["hours"] / gpus,
                              "tokens": row["bought"]}
@@ -612,26 +611,26 @@ def budget_full_ft_partial(i, c):
     # "Can cover partly": true where some model size gives it; for every size, or only for some.
     sourced = coverage_figure(stated) if stated in found else coverage_figure(*(key for key in COVERAGE if key in found))
     figures = {
-        "budget_usd": F(budget.budget_usd(i), "USD", decimals=2),
+        "budget_usd": Figure.of(budget.budget_usd(i), "USD", decimals=2),
         "rate_date": Figure.on(i.budget_rate_date),
-        "price": F(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
         "seen": _lambda_seen(i),
-        "ft_tokens": F(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
-        "ft_steps": F(i.qlora_65b_steps, "count"),
-        "ft_sequences": F(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),
-        "ft_seq_len": F(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
-        "gpu_memory": F(i.h100_sxm_memory, "GB"),
-        "gpt2_params": F(i.llmc_124m_params, "parameter", compact=True, decimals=0),
+        "ft_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
+        "ft_steps": Figure.of(i.qlora_65b_steps, "count"),
+        "ft_sequences": Figure.of(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),
+        "ft_seq_len": Figure.of(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
+        "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
+        "gpt2_params": Figure.of(i.llmc_124m_params, "parameter", compact=True, decimals=0),
     }
     for model, s in sizes.items():
         figures |= {
-            f"cost_{model}": F(s["cost"], "USD", decimals=2),
-            f"share_{model}": F(s["share"], "fraction", decimals=0),
+            f"cost_{model}": Figure.of(s["cost"], "USD", decimals=2),
+            f"share_{model}": Figure.of(s["share"], "fraction", decimals=0),
             f"coverage_{model}": coverage_figure(s["coverage"]),
-            f"memory_{model}": F(s["memory"], "GB", decimals=0),
-            f"gpus_{model}": F(s["gpus"], "GPU"),
-            f"hours_{model}": F(s["hours"], "hour", decimals=1),
-            f"tokens_{model}": F(s["tokens"], "token", compact=True, decimals=1),
+            f"memory_{model}": Figure.of(s["memory"], "GB", decimals=0),
+            f"gpus_{model}": Figure.of(s["gpus"], "GPU"),
+            f"hours_{model}": Figure.of(s["hours"], "hour", decimals=1),
+            f"tokens_{model}": Figure.of(s["tokens"], "token", compact=True, decimals=1),
         }
     return Recomputed(sourced, figures=figures,
                       facts={"sizes": "every model size" if len(set(found)) == 1 else "depends on the model size"})

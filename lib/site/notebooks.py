@@ -1,7 +1,7 @@
 """Re-execute chapter notebooks in place, so their committed outputs (what nbval
 compares) match the current lib and inputs.
 
-    python -m lib.notebooks book/es/article1.ipynb book/en/article1.ipynb
+    python -m lib.site.notebooks book/es/article1.ipynb book/en/article1.ipynb
 
 Run it after changing lib/ or an input on purpose (`make notebooks`); review the diff
 of the notebooks: every glued number that moved shows there.
@@ -35,7 +35,7 @@ def execute(path: Path) -> None:
 
 def main(argv: list[str]) -> int:
     if not argv:
-        print("usage: python -m lib.notebooks NOTEBOOK.ipynb ...", file=sys.stderr)
+        print("usage: python -m lib.site.notebooks NOTEBOOK.ipynb ...", file=sys.stderr)
         return 2
     for name in argv:
         print(f"executing {name}")

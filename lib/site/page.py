@@ -15,11 +15,15 @@ import json
 from IPython.display import Markdown
 from myst_nb import glue
 
-from . import compute, fmt
-from .claims import APPROXIMATE_FACTOR, POLICY, Checked, check_all, verdict_label
-from .figure import Figure
-from .inputs import Input, Inputs, load_inputs
-from .words import fact, words
+from lib.chapters import compute
+from lib.core import fmt
+from lib.core.claims import APPROXIMATE_FACTOR, POLICY, Checked, verdict_label
+from lib.chapters.verdicts import check_all
+from lib.core.figure import Figure
+from lib.core.inputs import Input, Inputs, load_inputs
+from lib.core.words import fact, words
+from lib.site import ledger
+from lib.site.markdown import table_cell
 
 TABLE = {
     "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
@@ -101,11 +105,6 @@ def input_figure(entry: Input) -> Figure:
     return Figure.between(low, high, unit, compact=large, decimals=decimals)
 
 
-def table_cell(text: str) -> str:
-    """Text made safe for one cell of a Markdown pipe table."""
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     """Every sourced input as a MyST table: value, source, where in it, and when it was seen."""
     head = TABLE[lang]
@@ -179,8 +178,6 @@ def glue_method(lang: str) -> None:
 
 def glue_ledger(lang: str) -> list[Checked]:
     """The ledger page: the table of every claim, and the verdict counts."""
-    from . import ledger  # ledger builds on this module
-
     checked = check_all()
     glue("ledger.table", Markdown(ledger.table_markdown(lang, checked)), display=False)
     glue_verdict_counts(checked, lang, "all")

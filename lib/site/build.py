@@ -1,8 +1,8 @@
 """Build the site: each language from the one _config.yml and _toc.yml, then the landing page.
 
-    python -m lib.build             # what `make book` runs
-    python -m lib.build --strict    # warnings are errors (the tests use this)
-    python -m lib.build --out DIR   # build somewhere else (the tests use a temporary folder)
+    python -m lib.site.build             # what `make book` runs
+    python -m lib.site.build --strict    # warnings are errors (the tests use this)
+    python -m lib.site.build --out DIR   # build somewhere else (the tests use a temporary folder)
 
 Notebooks are executed through myst-nb's cache, keyed on each notebook's code. A change
 in lib/ or in requirements.txt does not change that code, so it empties the cache: every
@@ -23,9 +23,9 @@ from string import Template
 import yaml
 from jupyter_book.sphinx import build_sphinx
 
-from .words import LANGS, words
+from lib.core.words import LANGS, words
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "_config.yml"
 TOC = ROOT / "_toc.yml"
 BOOK = ROOT / "book"
@@ -117,12 +117,12 @@ def build(out: Path, work: Path, strict: bool = False, execute: bool = True) -> 
     if not stamp.exists() or stamp.read_text() != current:
         shutil.rmtree(work / ".jupyter_cache", ignore_errors=True)
     langs = languages()
-    command = ([sys.executable, "-m", "lib.build", "--out", str(out), "--work", str(work)]
+    command = ([sys.executable, "-m", "lib.site.build", "--out", str(out), "--work", str(work)]
                + (["--strict"] if strict else []) + ([] if execute else ["--no-execute"]))
     runs = {lang: subprocess.Popen([*command, "--lang", lang]) for lang in langs}
     failed = [lang for lang, run in runs.items() if run.wait() != 0]
     if failed:
-        print(f"lib.build: the {', '.join(failed)} build failed", file=sys.stderr)
+        print(f"lib.site.build: the {', '.join(failed)} build failed", file=sys.stderr)
         return 1
     # The bilingual pages at the site root: the landing page and the 404 page (whose links are
     # absolute, as a server shows it at any address: the public address, or the host's root).

@@ -19,7 +19,7 @@ from babel.numbers import (
     get_currency_symbol,
 )
 
-from .words import words
+from lib.core.words import words
 
 LOCALES = {"es": "es_ES", "en": "en_US"}
 LANGS = tuple(LOCALES)

@@ -3,7 +3,7 @@ LoRA and QLoRA for a model of N parameters, in the same units.
 
 Pure functions; each rejects bad input with a ValueError that says what is wrong. The sourced
 numbers they are called with live in lib/data/inputs/budget.toml (loaded, with every other input,
-by lib.inputs.load_inputs).
+by lib.core.inputs.load_inputs).
 
 Memory (GB = 10^9 bytes), after ZeRO (Rajbhandari et al. 2020, Section 3.1) and QLoRA (Dettmers
 et al. 2023, Section 3):
@@ -39,8 +39,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from . import compute, epoch
-from .inputs import DATA_DIR, Inputs
+from lib.chapters import compute, epoch
+from lib.core.inputs import DATA_DIR, Inputs
 
 BUDGET_FILE = DATA_DIR / "budget.toml"
 
@@ -62,7 +62,7 @@ EXAMPLE_BATCH = 1
 
 
 def _size(name: str, x, *, whole: bool = False, allow_zero: bool = False) -> float:
-    """lib.compute's check of a number (a BadInput the calculators can word), and whole when asked."""
+    """lib.chapters.compute's check of a number (a BadInput the calculators can word), and whole when asked."""
     x = compute._number(name, x, allow_zero=allow_zero)
     if whole and x != int(x):
         raise ValueError(f"{name} must be a whole number, got {x:g}")
@@ -459,7 +459,7 @@ def what_budget_buys(i: Inputs) -> list[dict]:
 def ladder(i: Inputs) -> list[dict]:
     """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source."""
     gptoss = compute.rental_cost(i.gptoss_120b_h100_hours, i.lambda_h100_sxm_8x)
-    # Epoch AI's figures from its own file (lib.epoch), in the dollars of the month its costs are of.
+    # Epoch AI's figures from its own file (lib.chapters.epoch), in the dollars of the month its costs are of.
     epoch_month = dt.date.fromisoformat(epoch.CONSTANTS.dollars_of + "-01")
     rungs = [
         ("llmc_124m", i.llmc_124m_cost, i.llmc_124m_date, "karpathy2024llmc"),
@@ -473,3 +473,37 @@ def ladder(i: Inputs) -> list[dict]:
         ("grok3", i.epoch_grok3_cost, epoch_month, "epochai2025trainingcosttrends"),
     ]
     return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])
+
+
+# ---------------------------------------------------------------- one model, full fine-tuning against LoRA (the memory calculator)
+
+def models(i: Inputs) -> dict[str, dict[str, float]]:
+    """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
+    at the chapter's sequence length and batch, with every activation kept and with checkpointing."""
+    out = {}
+    for key, params, d_model, heads, layers in SIZES:
+        out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
+                    "activations": model_activations(i, d_model, heads, layers, "none"),
+                    "activations_full": model_activations(i, d_model, heads, layers, "full")}
+    return out
+
+
+def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = False
+             ) -> tuple[Memory, Memory]:
+    """Full fine-tuning and LoRA of one of the chapter's models (lib.training_memory), with
+    every activation kept or with gradient checkpointing."""
+    shapes = models(i)
+    if model not in shapes:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
+    if precision not in PRECISION_BITS:
+        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISION_BITS)}")
+    if not isinstance(checkpointing, bool):
+        raise ValueError(f"checkpointing is on or off (True or False), got {checkpointing!r}")
+    m = shapes[model]
+    acts = m["activations_full" if checkpointing else "activations"]
+    kw = dict(activations=acts, gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(m["params"], "full", **kw)
+    adapters = lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
+    lora = training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
+                             quant_constant_bits=i.qlora_constant_bits, **kw)
+    return full, lora

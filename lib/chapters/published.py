@@ -1,8 +1,8 @@
 """Published training costs as claims of their publishers.
 
 Each published figure is recomputed by its publisher's own method from that publisher's own
-inputs, where both are known (Epoch AI publishes its pipeline and its data: lib.epoch), and
-judged by the book's one verdict policy (lib.claims.judge, kind "reproduction"). Where the
+inputs, where both are known (Epoch AI publishes its pipeline and its data: lib.chapters.epoch), and
+judged by the book's one verdict policy (lib.core.claims.judge, kind "reproduction"). Where the
 publisher's method or inputs are not known, the figure is "unverified" and the reason says what
 is missing: no other method stands in for the publisher's.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from . import epoch
-from .claims import Checked, Claim, Recomputed, judge
-from .figure import Figure
-from .inputs import Inputs, load_inputs
+from lib.chapters import epoch
+from lib.core.claims import Checked, Claim, Recomputed, judge
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
 
 # Who publishes what, and the method each figure is recomputed by (None: not known).
 OTHERS = (
@@ -97,7 +97,7 @@ def dollars_of(est: epoch.Estimate) -> Figure:
 
 def claim(p: Publication, i: Inputs, data: epoch.EpochData) -> Claim:
     """The publication as a claim of the one registry's type, so the one policy judges it."""
-    from .words import words
+    from lib.core.words import words
 
     key = {None: p.reason, "cloud_aiindex": "aiindex"}.get(p.method, "reproduced")
     return Claim(id=p.id, article=0, section="costs", quote="", quote_en="",
@@ -149,7 +149,7 @@ class Row:
 
 def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[Row]:
     """The articles' cost figures (with their article verdicts), then every publication."""
-    from .claims import check_all
+    from lib.chapters.verdicts import check_all
 
     i = load_inputs() if i is None else i
     data = epoch.load() if data is None else data
@@ -163,115 +163,6 @@ def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> 
     for p, c in zip(publications(data), check_publications(i, data)):
         rows.append(Row(p.id, p.publisher, p.run, c, p.method or p.reason, c.result.sourced))
     return rows
-
-
-def table_markdown(rows: list[Row], lang: str) -> str:
-    """The table as MyST: who, run, published figure, method, recomputed, residual, verdict."""
-    from . import fmt
-    from .page import table_cell
-    from .words import words
-
-    w, runs = words(lang)["published"], words(lang)["costs"]["runs"]
-    head = w["table"]
-    lines = [f"| {' | '.join(head.values())} |", "|" + "---|" * len(head)]
-    for r in rows:
-        residual = "—" if r.residual is None else fmt.percent(0.0 if abs(r.residual) < 5e-5 else r.residual, lang, 2)
-        cells = [w["who"][r.who], runs[r.run], r.checked.claim.stated.format(lang), w["method"][r.method],
-                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang)]
-        lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
-    return "\n".join(lines)
-
-
-def table_csv(rows: list[Row], lang: str) -> str:
-    """The table as CSV (costs.csv beside ledger.csv): the page's words, plus unformatted dollars."""
-    import csv
-    import io
-
-    from .words import words
-
-    w, runs = words(lang)["published"], words(lang)["costs"]["runs"]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["key", *w["table"].values(), "published_low_usd", "published_high_usd", "recomputed_usd",
-                     "residual", "verdict_code"])
-    for r in rows:
-        stated = r.checked.claim.stated
-        writer.writerow([r.key, w["who"][r.who], runs[r.run], stated.format(lang), w["method"][r.method],
-                         r.recomputed.format(lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
-                         r.checked.verdict_label(lang), stated.low, stated.high,
-                         r.recomputed.low if r.recomputed else "", "" if r.residual is None else round(r.residual, 8),
-                         r.checked.verdict])
-    return out.getvalue()
-
-
-# ---------------------------------------------------------------- Epoch AI's steps, run by run
-
-# The steps each method's table shows, in the order the method takes them, and how each reads.
-EPOCH_STEPS = {
-    "cloud": (("hardware", "text"), ("chips", "count"), ("training_hours", "wall_hours"), ("chip_hours", "hours"),
-              ("reported_chip_hours", "hours"), ("training_start", "date"), ("price_lookup_date", "date"),
-              ("price_vendor", "text"), ("price_hardware", "text"), ("price_date", "date"), ("price_per_hour", "price"),
-              ("cost_nominal_usd", "usd"), ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
-    "acquisition": (("hardware", "text"), ("chips", "count"), ("price_hardware", "text"), ("price_date", "date"),
-                    ("price_in_row", "usd"), ("server_overhead", "factor"), ("price_per_chip", "usd"),
-                    ("acquisition_date", "date"), ("interconnect", "factor"), ("cost_nominal_usd", "usd"),
-                    ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
-    "capex_energy": (("hardware", "text"), ("price_per_chip", "usd"), ("acquisition_date", "date"), ("training_start", "date"),
-                     ("years_since_acquisition", "years"), ("depreciation", "share"), ("value_at_start", "usd"),
-                     ("replacement_per_year", "share"), ("hours_per_year", "count"), ("hardware_per_hour", "price"),
-                     ("reported_chip_hours", "hours"), ("hardware_usd", "usd"), ("interconnect_usd", "usd"),
-                     ("chip_tdp_kw", "kw"), ("chip_to_server_power", "factor"), ("server_tdp_fraction", "share"),
-                     ("pue", "factor"), ("kwh", "count"), ("energy_price_per_kwh", "kwh_price"), ("energy_usd", "usd"),
-                     ("cost_nominal_usd", "usd"), ("ppi_month", "month"), ("ppi_factor", "factor"), ("usd", "usd")),
-}
-
-
-def _step_values(est: epoch.Estimate, method: str) -> dict[str, object]:
-    """The estimate's steps, with the chosen price row and the index month split out (and, for the
-    amortized method, its hourly cost and hours named as what they are: the hardware's, reported)."""
-    steps = dict(est.steps)
-    if method == "capex_energy":
-        steps["hardware_per_hour"], steps["reported_chip_hours"] = steps["price_per_hour"], steps["chip_hours"]
-    vendor, date, hardware, price = steps.get("price_row", (None, None, None, None))
-    steps["price_vendor"], steps["price_date"], steps["price_hardware"], steps["price_in_row"] = vendor or None, date, hardware, price
-    steps["ppi_month"] = dt.date.fromisoformat(steps["ppi_from"][0] + "-01")
-    return steps
-
-
-def _step_cell(value: object, kind: str, lang: str) -> str:
-    from . import fmt
-
-    if value is None or value == "":
-        return "—"
-    if kind == "date":
-        return fmt.date(value.date() if isinstance(value, dt.datetime) else value, lang)
-    if kind == "month":
-        return fmt.month(value, lang)
-    if kind == "text":
-        return str(value)
-    # The unit is in the row's label: a cell holds the number alone.
-    decimals = {"count": 0, "hours": 0, "wall_hours": 1, "usd": 0, "price": 2, "factor": 3, "share": 1, "years": 2,
-                "kw": 2, "kwh_price": 4}[kind]
-    if kind == "share":
-        return fmt.percent(float(value), lang, decimals)
-    return fmt.number(float(value), lang, decimals)
-
-
-def epoch_steps_markdown(method: str, lang: str, data: epoch.EpochData | None = None) -> str:
-    """Epoch AI's steps for `method` as a MyST table: one row a step, one column a run."""
-    from .page import table_cell
-    from .words import words
-
-    if method not in EPOCH_STEPS:
-        raise ValueError(f"unknown Epoch AI method {method!r}: one of {', '.join(EPOCH_STEPS)}")
-    data = epoch.load() if data is None else data
-    w, runs = words(lang)["epoch_steps"], words(lang)["costs"]["runs"]
-    values = {run: _step_values(epoch.estimate(run, method, data), method) for run in epoch.RUNS}
-    lines = [f"| {w['step']} | " + " | ".join(runs[r] for r in epoch.RUNS) + " |", "|" + "---|" * (len(epoch.RUNS) + 1)]
-    for key, kind in EPOCH_STEPS[method]:
-        cells = [w[key]] + [_step_cell(values[run].get(key), kind, lang) for run in epoch.RUNS]
-        lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
-    return "\n".join(lines)
 
 
 def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]:

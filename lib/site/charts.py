@@ -23,8 +23,8 @@ import vl_convert as vlc
 from altair.vegalite.v6.display import html_renderer
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from . import fmt
-from .words import words
+from lib.core import fmt
+from lib.core.words import words
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -233,7 +233,7 @@ HEADLINE_CLAIMS = ("A2-mosaic", "A1-opt-cost", "A2-llama-cost", "A2-palm-cost", 
 HEADLINE_DOMAIN = (1e5, 1e9)
 
 def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
-    """From lib.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
+    """From lib.core.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
     rows of {"claim", "kind" ("stated" or "sourced"), "figure"}, in the order of `claim_ids`.
     Every figure must be a number in US dollars."""
     by_id = {c.claim.id: c for c in checked}
@@ -395,7 +395,7 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
 
 def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.LayerChart:
     """Every run's cost by every method as an interval on a log axis of dollars, with the
-    published figures marked as dots (rows from lib.costs.chart_rows)."""
+    published figures marked as dots (rows from lib.chapters.costs.chart_rows)."""
     if not intervals:
         raise ValueError("cost_methods needs at least one interval")
     text = words(lang)["costs"]["chart"]
@@ -436,7 +436,7 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
 def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     """Why one run's published costs disagree: for each run, the article's figure, then one step
     per factor, down (or up) to Epoch AI's figure, on a log axis of dollars; each step labelled
-    with its multiplier (rows from lib.decomposition.chart_rows). One chart, the runs one under
+    with its multiplier (rows from lib.chapters.decomposition.chart_rows). One chart, the runs one under
     another, each run's first line named after it."""
     if not rows:
         raise ValueError("cost_ladder needs at least one step")
@@ -476,7 +476,7 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
 
 
 def power_of_ten_expr(value: str) -> str:
-    """A Vega expression writing an exact power of ten (a log axis tick) as lib.fmt.scientific does: 10²³."""
+    """A Vega expression writing an exact power of ten (a log axis tick) as lib.core.fmt.scientific does: 10²³."""
     exponent = f"('' + round(log({value}) / LN10))"
     for digit, sup in zip("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
         exponent = f"replace({exponent}, regexp('{digit}', 'g'), '{sup}')"
@@ -550,7 +550,7 @@ def figure_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
 
 
 def memory_expr(value: str, lang: str) -> str:
-    """A Vega expression writing memory in GB as the budget chapter does (lib.budget_page._memory):
+    """A Vega expression writing memory in GB as the budget chapter does (lib.core.figure.Figure.memory):
     one decimal, in GB from 1 GB (and at 0), in MB below: 13,4 GB, 33,6 MB."""
     gb, mb = figure_expr(value, "GB", lang, 1), figure_expr(f"({value}) * 1e3", "MB", lang, 1)
     return f"(({value}) >= 1 || ({value}) == 0 ? {gb} : {mb})"
@@ -566,7 +566,7 @@ def _superscript_expr(text: str) -> str:
 
 
 def scientific_expr(value: str, lang: str) -> str:
-    """A Vega expression writing a positive `value` as lib.fmt.scientific does: 2,56 × 10²⁴ /
+    """A Vega expression writing a positive `value` as lib.core.fmt.scientific does: 2,56 × 10²⁴ /
     2.56 × 10²⁴. d3's exponent format (toExponential) gives the mantissa with two decimals, already
     carried into the exponent when it rounds to ten (9,999 × 10²² → 1,00 × 10²³), and the page's
     decimal sign; the exponent loses its plus sign and is written in superscript. (Zero, which
@@ -608,7 +608,7 @@ def compact_count_expr(value: str, unit: str, lang: str) -> str:
 
 
 def percent_expr(value: str, lang: str, decimals: int = 1) -> str:
-    """A Vega expression writing a fraction as lib.fmt.percent does: 47,7 % (a no-break space) / 47.7%."""
+    """A Vega expression writing a fraction as lib.core.fmt.percent does: 47,7 % (a no-break space) / 47.7%."""
     sign = fmt.percent(0.5, lang, 0).replace(fmt.number(50, lang), "")
     return f"format({_half_even_expr(f'{value} * 100', decimals)}, ',.{decimals}f') + '{sign}'"
 

@@ -20,7 +20,7 @@ month model_costs.csv was adjusted to with FRED's PCU518210518210 producer price
 
 `estimate(run, method)` gives Epoch's figure and the named steps that lead to it;
 `published(run, method)` the figure in model_costs.csv. Every function rejects bad input with a
-ValueError (lib.compute.BadInput for a bad number) that says what is wrong.
+ValueError (lib.chapters.compute.BadInput for a bad number) that says what is wrong.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from lib.compute import _number
-from lib.inputs import bib_keys
+from lib.chapters.compute import _number
+from lib.core.inputs import bib_keys
 
-DATA_DIR = Path(__file__).parent / "data" / "epoch"
+DATA_DIR = Path(__file__).parents[1] / "data" / "epoch"
 
 RUNS = ("opt", "llama", "palm", "gpt3", "gpt4")
 METHODS = ("cloud", "acquisition", "capex_energy")

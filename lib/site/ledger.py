@@ -10,17 +10,18 @@ import re
 from pathlib import Path
 
 
-from .claims import Checked, check_all
-from .figure import Figure
-from .page import table_cell
-from .words import words
+from lib.core.claims import Checked
+from lib.chapters.verdicts import check_all
+from lib.core.figure import Figure
+from lib.site.markdown import table_cell
+from lib.core.words import words
 
 def columns(lang: str) -> dict:
     """The ledger's column names in `lang` (lib/data/words)."""
     return words(lang)["ledger_columns"]
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @functools.cache

@@ -7,8 +7,8 @@ import dataclasses
 import datetime as dt
 import math
 
-from . import fmt
-from .words import place, words
+from lib.core import fmt
+from lib.core.words import place, words
 
 CURRENCIES = {"USD", "EUR"}
 PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"),
@@ -33,6 +33,11 @@ class Figure:
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
         return cls(low=float(value), high=float(value), unit=unit, **style)
+
+    @classmethod
+    def memory(cls, gb: float) -> "Figure":
+        """Memory with one decimal in the unit that keeps it readable: 13,4 GB, but 4,0 MB."""
+        return cls.of(gb, "GB", decimals=1) if gb >= 1 or gb == 0 else cls.of(gb * 1e3, "MB", decimals=1)
 
     @classmethod
     def between(cls, low: float, high: float, unit: str, **style) -> "Figure":

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import epoch
-from .inputs import Inputs, load_inputs
+from lib.chapters import epoch
+from lib.core.inputs import Inputs, load_inputs
 
 LADDER_RUNS = ("opt", "llama", "palm")
 
@@ -38,9 +38,9 @@ def article_start(run: str, i: Inputs) -> tuple[float, float, float]:
     """(low, high, hours): the article's figure and the hours it is read over. The first article
     shows its sum (its GPUs × 24 h × its days), so OPT starts from its own hours; the second gives
     no hours, so its figures are read over the hours the papers report."""
-    from .claims import load_claims
-    from .costs import palm_reported_hours
-    from .recompute.article1 import article_opt_gpu_hours
+    from lib.core.claims import load_claims
+    from lib.chapters.costs import palm_reported_hours
+    from lib.chapters.article1 import article_opt_gpu_hours
 
     claims = load_claims()
     if run == "opt":
@@ -69,7 +69,7 @@ def ladder(run: str, i: Inputs | None = None, data: epoch.EpochData | None = Non
     price = cloud["price_per_hour"]
     if run == "opt":
         # 2. the hardware: the article's H100 price against the A100 at the same provider, the same day.
-        from .claims import load_claims
+        from lib.core.claims import load_claims
 
         h100 = load_claims()["A1-lambda-h100-8x"].stated.value
         a100 = counted.low * i.lambda_a100_sxm_8x / h100
@@ -93,13 +93,13 @@ def methods(run: str, data: epoch.EpochData | None = None) -> dict[str, float]:
 
 
 def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[dict]:
-    """One row a step, for lib.charts.cost_ladder: run, step, order, low, high, where its link
+    """One row a step, for lib.site.charts.cost_ladder: run, step, order, low, high, where its link
     starts (`from`), the multiplier as text. (Epoch AI's two ownership methods, `methods`, are
     said in the prose: the chart stays light.)"""
-    from . import fmt
-    from .figure import Figure
-    from .published import dollars_of
-    from .words import words
+    from lib.core import fmt
+    from lib.core.figure import Figure
+    from lib.chapters.published import dollars_of
+    from lib.core.words import words
 
     i = load_inputs() if i is None else i
     data = epoch.load() if data is None else data

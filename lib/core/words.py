@@ -12,7 +12,7 @@ import re
 import tomllib
 from pathlib import Path
 
-WORDS_DIR = Path(__file__).parent / "data" / "words"
+WORDS_DIR = Path(__file__).parents[1] / "data" / "words"
 WORDS: dict[str, dict] = {}
 for _path in sorted(WORDS_DIR.glob("*.toml")):
     with open(_path, "rb") as _fh:
@@ -34,19 +34,6 @@ PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA
 NAME_OR_CODE = re.compile(r"^(?=.*[\dA-Z]{2})[\w .-]+$")  # H100 SXM, USD, 2021
 
 
-def error(exc: Exception, lang: str) -> str:
-    """A bad input's message in `lang`: what is wrong and with which input (lib.compute.BadInput),
-    or only that the input is not valid: never the English text or a traceback."""
-    table = words(lang)["errors"]
-    problem, name = getattr(exc, "problem", None), getattr(exc, "name", None)
-    if problem in table and name:
-        from .fmt import number  # lib.fmt reads this module's tables
-
-        low, high = (number(v, lang, 2 if v != int(v) else 0) for v in getattr(exc, "limits", None) or (0, 0))
-        return table[problem].format(name=table["names"].get(name, name), low=low, high=high)
-    return table["invalid"]
-
-
 def fact(value: str, lang: str) -> str:
     """One side of a mismatch in `lang`: a word from the table, or a name or code as it is."""
     table = words(lang)["fact"]
@@ -54,7 +41,7 @@ def fact(value: str, lang: str) -> str:
         return table[value]
     if NAME_OR_CODE.match(value):
         return value
-    raise ValueError(f"no {lang} words for the mismatch value {value!r}: add it to lib/words.py")
+    raise ValueError(f"no {lang} words for the mismatch value {value!r}: add it to lib/core/words.py")
 
 
 def place(locator: str, lang: str) -> str:

@@ -1,6 +1,6 @@
 """The compute calculator: parameters and training tokens → training FLOPs (C = k·N·D) → hours on
 a chip at a utilisation → cost at a price per GPU-hour. Two forms that compute alike, as the
-rental calculator (lib/calculator.py): a chart with sliders and a chip menu on the static page
+rental calculator (lib/calculators/rental.py): a chart with sliders and a chip menu on the static page
 (Vega, no kernel), and a live widget for Jupyter and Binder. Both start from the run that the
 costs chapter's "From FLOPs to hours" section discusses (`start`); bad input gets a message in
 the reader's language."""
@@ -12,11 +12,14 @@ import json
 import altair as alt
 import ipywidgets as widgets
 
-from . import charts, compute, fmt
-from .budget import h100_peak
-from .figure import Figure
-from .inputs import Inputs, load_inputs
-from .words import error, words
+from lib.site import charts
+from lib.chapters import compute
+from lib.core import fmt
+from lib.chapters.budget import h100_peak
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.core.errors import error
+from lib.core.words import words
 
 BILLION = 1e9
 # The sliders' ranges (parameters and tokens in billions): from a model of a thousand million
@@ -46,10 +49,10 @@ def device_name(peak: float, lang: str, i: Inputs) -> str:
 def start(i: Inputs) -> dict[str, float]:
     """Where the calculator starts: LLaMA 65B as the costs chapter's "From FLOPs to hours" tells it.
     Its parameters and tokens, the A100's bf16 peak and the utilisation that its reported GPU-hours
-    imply (lib.costs.flops_rows: LLaMA reports no FLOPs, so k·N·D stands in), which gives back
+    imply (lib.chapters.costs.flops_rows: LLaMA reports no FLOPs, so k·N·D stands in), which gives back
     those hours; priced at Azure's on-demand A100 price of 2022, the price the chapter's
     reproduction of the second article's LLaMA cost uses."""
-    from .costs import flops_rows
+    from lib.chapters.costs import flops_rows
 
     return {"params": i.llama_65b_params, "tokens": i.llama_tokens, "peak": i.a100_bf16_peak,
             "utilisation": flops_rows(i)["llama"]["utilisation"], "price": i.azure_a100_2022_on_demand}
@@ -67,8 +70,8 @@ def start_figures(i: Inputs) -> dict[str, Figure]:
 
 def readout(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
             i: Inputs) -> dict[str, str]:
-    """The calculator's lines, computed by lib.compute and written by lib.figure: the model, the
-    chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.compute.BadInput) for bad input,
+    """The calculator's lines, computed by lib.chapters.compute and written by lib.core.figure: the model, the
+    chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.chapters.compute.BadInput) for bad input,
     or one the static calculator's controls could not be set to (RANGES)."""
     for name, value, scale in (("params", params, BILLION), ("tokens", tokens, BILLION),
                                ("utilisation", utilisation, 1), ("price", price, 1)):
@@ -141,7 +144,7 @@ def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: s
     """The readout's lines as Vega expressions of the named signals or fields (parameters and
     tokens in billions): the model, the chip, the FLOPs (k × N × D), the GPU-hours (FLOPs / (peak ×
     utilisation) / seconds in an hour) and the cost (GPU-hours × price), each written as `readout`
-    writes it. The arithmetic is lib.compute's, in the same order, so that the two agree to the
+    writes it. The arithmetic is lib.chapters.compute's, in the same order, so that the two agree to the
     last bit wherever they can."""
     n, d = f"({params} * {BILLION:g})", f"({tokens} * {BILLION:g})"
     flops = f"({i.flops_per_param_token!r} * {n} * {d})"
@@ -169,7 +172,7 @@ def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisat
     """Parameters × tokens → FLOPs → GPU-hours → cost on the static page: sliders for the
     parameters and tokens (in billions), the utilisation and the price, a menu of chips, and a
     readout written as lib writes it (tests/test_compute_calculator.py renders it on a grid and
-    compares with lib.compute and lib.figure). Values outside the sliders are refused."""
+    compares with lib.chapters.compute and lib.core.figure). Values outside the sliders are refused."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_compute"]
     values = {"params": params / BILLION, "tokens": tokens / BILLION, "utilisation": utilisation, "price": price}

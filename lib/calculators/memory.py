@@ -2,16 +2,16 @@
 and whether each fits one GPU, in two forms that compute alike: a chart with controls that works
 on the static page (Vega, no kernel), and a live widget for Jupyter and Binder.
 
-The arithmetic is lib.budget's (training_memory, lora_params, activations_gb, fits), for the
-chapter's own models (lib.budget.SIZES, with their sourced parameters, width, heads and layers):
+The arithmetic is lib.chapters.budget's (training_memory, lora_params, activations_gb, fits), for the
+chapter's own models (lib.chapters.budget.SIZES, with their sourced parameters, width, heads and layers):
 LoRA's adapters depend on the width and the layers, not only on the parameters, so the reader picks
 one of those models rather than a size with a made-up shape. Activations are counted as the
-chapter's tables count them (lib.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH), with every activation kept or
-with gradient checkpointing (lib.budget.activations_gb's two ways, one control for both jobs). Full
+chapter's tables count them (lib.chapters.budget.EXAMPLE_SEQ_LEN, EXAMPLE_BATCH), with every activation kept or
+with gradient checkpointing (lib.chapters.budget.activations_gb's two ways, one control for both jobs). Full
 fine-tuning keeps its weights and gradients in bf16 and Adam's states in fp32 whatever precision LoRA's
 frozen weights are in. Its adapters are the LoRA paper's (W_q and W_v, at the rank the reader picks):
 with LLaMA 65B, nf4 and checkpointing it is not QLoRA's configuration, which adapts every linear layer
-at rank 64 (lib.budget.qlora_recipe, checked in the chapter against the paper's 48 GB GPU).
+at rank 64 (lib.chapters.budget.qlora_recipe, checked in the chapter against the paper's 48 GB GPU).
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
 """
 
@@ -24,22 +24,24 @@ import string
 import altair as alt
 import ipywidgets as widgets
 
-from . import budget as b
-from . import charts, compute
-from .budget_page import _memory as memory_figure
-from .figure import Figure
-from .inputs import Inputs, load_inputs
-from .words import error, words
+from lib.chapters import budget
+from lib.site import charts
+from lib.chapters import compute
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.core.errors import error
+from lib.core.words import words
+from lib.chapters.budget import models
 
 # The precisions LoRA's frozen weights can be held in: 32, 16, 8 and 4 bits (nf4 is QLoRA's, with
 # its quantisation constants). fp16 is left out: it takes the bytes of bf16, and nothing would move.
 PRECISIONS = ("fp32", "bf16", "int8", "nf4")
-# The start: the chapter's example, LLaMA 7B (lib.budget.SIZES[1]) with LoRA's weights in bf16
-# (lib.budget.training_memory's default for LoRA, as in the chapter's tables); the rank and the
+# The start: the chapter's example, LLaMA 7B (lib.chapters.budget.SIZES[1]) with LoRA's weights in bf16
+# (lib.chapters.budget.training_memory's default for LoRA, as in the chapter's tables); the rank and the
 # GPU's memory are inputs (lora_rank, h100_sxm_memory).
-START_MODEL = b.SIZES[1][0]
+START_MODEL = budget.SIZES[1][0]
 START_PRECISION = "bf16"
-# Checkpointing starts off: the chapter's LoRA example keeps every activation (lib.budget.job_recomputation).
+# Checkpointing starts off: the chapter's LoRA example keeps every activation (lib.chapters.budget.job_recomputation).
 START_CHECKPOINTING = False
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), GPUs up to 200 GB.
 RANGES = {"rank": (1, 256, 1), "gpu": (1, 200, 1)}
@@ -48,36 +50,12 @@ SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu",
 LINES = ("settings", "full", "lora", "weights", "adapters", "activations")
 
 
-def models(i: Inputs) -> dict[str, dict[str, float]]:
-    """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
-    at the chapter's sequence length and batch, with every activation kept and with checkpointing."""
-    out = {}
-    for key, params, d_model, heads, layers in b.SIZES:
-        out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
-                    "activations": b.model_activations(i, d_model, heads, layers, "none"),
-                    "activations_full": b.model_activations(i, d_model, heads, layers, "full")}
-    return out
-
-
 def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = START_CHECKPOINTING
-             ) -> tuple[b.Memory, b.Memory]:
-    """Full fine-tuning and LoRA of one of the chapter's models (lib.budget.training_memory), with
-    every activation kept or with gradient checkpointing."""
-    shapes = models(i)
-    if model not in shapes:
-        raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
+             ) -> tuple[budget.Memory, budget.Memory]:
+    """lib.chapters.budget.memories, for the precisions the calculator offers."""
     if precision not in PRECISIONS:
         raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISIONS)}")
-    if not isinstance(checkpointing, bool):
-        raise ValueError(f"checkpointing is on or off (True or False), got {checkpointing!r}")
-    m = shapes[model]
-    acts = m["activations_full" if checkpointing else "activations"]
-    kw = dict(activations=acts, gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
-    full = b.training_memory(m["params"], "full", **kw)
-    adapters = b.lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
-    lora = b.training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
-                             quant_constant_bits=i.qlora_constant_bits, **kw)
-    return full, lora
+    return budget.memories(model, precision, rank, i, checkpointing=checkpointing)
 
 
 def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, inputs: Inputs | None = None, *,
@@ -89,23 +67,23 @@ def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, i
     rank = compute.within("rank", rank, *RANGES["rank"][:2], whole=True)
     gpu_gb = compute.within("device_gb", gpu_gb, *RANGES["gpu"][:2], whole=True)
     full, lora = memories(model, precision, rank, i, checkpointing=checkpointing)
-    fits = {job: text["fits"] if b.fits(m.total, gpu_gb) else text["no_fit"] for job, m in (("full", full), ("lora", lora))}
+    fits = {job: text["fits"] if budget.fits(m.total, gpu_gb) else text["no_fit"] for job, m in (("full", full), ("lora", lora))}
     return {
         "settings": text["settings"].format(rank=Figure.of(rank, "count").format(lang),
                                             gpu=Figure.of(gpu_gb, "GB").format(lang)),
-        "full": text["full"].format(memory=memory_figure(full.total).format(lang), fits=fits["full"]),
-        "lora": text["lora"].format(memory=memory_figure(lora.total).format(lang), fits=fits["lora"]),
-        "weights": text["weights"].format(memory=memory_figure(lora.weights).format(lang)),
+        "full": text["full"].format(memory=Figure.memory(full.total).format(lang), fits=fits["full"]),
+        "lora": text["lora"].format(memory=Figure.memory(lora.total).format(lang), fits=fits["lora"]),
+        "weights": text["weights"].format(memory=Figure.memory(lora.weights).format(lang)),
         "adapters": text["adapters"].format(
-            memory=memory_figure(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
-        "activations": _activations_words(lang, checkpointing).format(memory=memory_figure(lora.activations).format(lang)),
+            memory=Figure.memory(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
+        "activations": _activations_words(lang, checkpointing).format(memory=Figure.memory(lora.activations).format(lang)),
     }
 
 
 def precision_label(precision: str, lang: str) -> str:
     """A precision as the lists show it: its name and its bits (in the name: fp32 is 32 bits), nf4 as QLoRA's."""
     text = words(lang)["calculator_memory"]
-    bits = Figure.of(b.PRECISION_BITS[precision], "count").format(lang)
+    bits = Figure.of(budget.PRECISION_BITS[precision], "count").format(lang)
     return text["precision_qlora" if precision == "nf4" else "precision_option"].format(name=precision, bits=bits)
 
 
@@ -113,7 +91,7 @@ def _activations_words(lang: str, checkpointing: bool = False) -> str:
     """The activations line with the chapter's sequence length written in, {memory} left open (the
     batch is said in the chapter's prose, {glue:text}`B.batch`); its words say whether checkpointing is on."""
     return words(lang)["calculator_memory"]["activations_full" if checkpointing else "activations"].format(
-        tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory="{memory}")
+        tokens=Figure.of(budget.EXAMPLE_SEQ_LEN, "token").format(lang), memory="{memory}")
 
 
 def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
@@ -161,20 +139,20 @@ def _pick(selected: str, values: dict[str, float]) -> str:
 
 def memory_fields(model: str, precision: str, rank: str, checkpointing: str, i: Inputs) -> dict[str, str]:
     """The memory of full fine-tuning and LoRA as Vega expressions of the named signals or fields,
-    in order (each may use the ones before it as datum.<name>): lib.budget.training_memory's sum,
+    in order (each may use the ones before it as datum.<name>): lib.chapters.budget.training_memory's sum,
     written a second time for Vega (tests/test_memory_calculator.py holds the two together)."""
     shapes = models(i)
     g, o = i.bytes_fp16_gradient, i.bytes_adam_states
     # Bytes per frozen weight: the bits in the precision's name, and QLoRA's constants for nf4.
-    per_weight = {p: b.precision_bytes(p) + (i.qlora_constant_bits / b.BITS_PER_BYTE if p == "nf4" else 0.0)
+    per_weight = {p: budget.precision_bytes(p) + (i.qlora_constant_bits / budget.BITS_PER_BYTE if p == "nf4" else 0.0)
                   for p in PRECISIONS}
-    half = b.precision_bytes("bf16")
+    half = budget.precision_bytes("bf16")
     return {
         "n": _pick(model, {k: m["params"] for k, m in shapes.items()}),
         # Activations: with gradient checkpointing (a true checkbox) or with every activation kept.
         "acts": f"({checkpointing} ? {_pick(model, {k: m['activations_full'] for k, m in shapes.items()})}"
                 f" : {_pick(model, {k: m['activations'] for k, m in shapes.items()})})",
-        # LoRA's adapters: 2 x layers x adapted matrix types x d_model x rank (lib.compute.lora_trainable_params)
+        # LoRA's adapters: 2 x layers x adapted matrix types x d_model x rank (lib.chapters.compute.lora_trainable_params)
         "adapter_params": f"2 * {_pick(model, {k: m['layers'] for k, m in shapes.items()})}"
                           f" * {float(i.lora_adapted_matrix_types)!r}"
                           f" * {_pick(model, {k: m['d_model'] for k, m in shapes.items()})} * {rank}",
@@ -226,7 +204,7 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
     precisions for LoRA's frozen weights, sliders for the rank and the GPU's memory, a checkbox for
     gradient checkpointing, and a readout
     written as lib writes it (tests/test_memory_calculator.py renders it on a grid and compares
-    with lib.budget and lib.figure)."""
+    with lib.chapters.budget and lib.core.figure)."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_memory"]
     names = words(lang)["budget"]["models"]

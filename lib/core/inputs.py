@@ -18,8 +18,8 @@ from pathlib import Path
 
 from pybtex.database import parse_file
 
-DATA_DIR = Path(__file__).parent / "data" / "inputs"
-BOOK_DIR = Path(__file__).resolve().parent.parent / "book"
+DATA_DIR = Path(__file__).parents[1] / "data" / "inputs"
+BOOK_DIR = Path(__file__).resolve().parents[2] / "book"
 
 UNITS = {
     "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count", "point",
@@ -63,7 +63,7 @@ class Input:
 
     def figure(self, unit: str | None = None, **style):
         """The input as a figure; a bound stays a bound ("over 100" is not 100)."""
-        from .figure import Figure
+        from lib.core.figure import Figure
 
         unit = self.unit if unit is None else unit
         if self.bound:

@@ -2,7 +2,7 @@
 
 Each claim's record (quote, what it states, its kind, the mismatches it is checked
 for, sources, context in both languages) is data in lib/data/claims/*.toml. How it is
-recomputed from sourced inputs is a named function in lib/recompute, registered under
+recomputed from sourced inputs is a named function in lib/chapters/verdicts, registered under
 the claim's id (from the dossier). The verdict is computed by one policy, `judge`;
 nothing in the registry sets it.
 """
@@ -17,11 +17,11 @@ import string
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from .figure import Figure
-from .inputs import Inputs, bib_keys, load_inputs, read_tables
-from .words import WORDS, words
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, bib_keys, read_tables
+from lib.core.words import WORDS, words
 
-CLAIMS_DIR = Path(__file__).parent / "data" / "claims"
+CLAIMS_DIR = Path(__file__).parents[1] / "data" / "claims"
 
 # The verdict policy: a relative tolerance for each kind of quantity, written once.
 POLICY = {
@@ -31,7 +31,7 @@ POLICY = {
     "estimate": 0.10,  # a cost built from prices and utilisations someone chose
     "conversion": 0.05,  # exchange rates move a few per cent between two unstated dates
     "text": 0.0,  # a name, a licence, a procedure: the same words or not
-    # a published figure redone by its publisher's own method and inputs (lib.published): it
+    # a published figure redone by its publisher's own method and inputs (lib.chapters.published): it
     # should come back to the cent; a tenth of a per cent allows for rounding in the publisher's
     # intermediate steps
     "reproduction": 0.001,
@@ -323,42 +323,3 @@ def _load_claims(claims_dir: Path) -> dict[str, Claim]:
             raise RegistryError(f"claim {claim_id} cites unknown sources: {', '.join(unknown)}")
         claims[claim_id] = claim
     return claims
-
-
-def rests_on_secondary(fn: Recompute, result: Recomputed, inputs: Inputs, claims: Mapping[str, Claim],
-                       read: set[str]) -> tuple[str, ...]:
-    """The secondary inputs (among those the recomputation `read`) that the sourced figure
-    depends on: those whose nudge moves it, or makes it impossible to compute."""
-
-    def moves(name: str) -> bool:
-        try:
-            return fn(inputs.nudged(name), claims).sourced.raw() != result.sourced.raw()
-        except ValueError:
-            return True
-
-    if result.sourced is None:
-        return ()
-    return tuple(name for name in sorted(read) if inputs[name].secondary and moves(name))
-
-
-def check(claim: Claim, inputs: Inputs, claims: Mapping[str, Claim]) -> Checked:
-    try:
-        fn = RECOMPUTE[claim.id]
-    except KeyError:
-        raise RegistryError(f"claim {claim.id} has no recompute function") from None
-    read: set[str] = set()
-    result = fn(inputs.recording(read), claims)
-    secondary = rests_on_secondary(fn, result, inputs, claims, read)
-    verdict, mismatches = judge(claim, result, secondary)
-    return Checked(claim, result, verdict, mismatches, secondary)
-
-
-def check_all(inputs: Inputs | None = None, article: int | None = None,
-              claims: Mapping[str, Claim] | None = None) -> list[Checked]:
-    """Every claim (of one article, if given), recomputed from `inputs` (default: the sourced ones);
-    `claims` saves reading the registry again when checking many sets of inputs."""
-    from . import recompute  # noqa: F401  (registers the recompute functions)
-
-    inputs = load_inputs() if inputs is None else inputs
-    claims = load_claims() if claims is None else claims
-    return [check(c, inputs, claims) for c in claims.values() if article is None or c.article == article]
