@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
+# Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
+NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
 .PHONY: book test bench serve notebooks diff clean
 REV ?= HEAD

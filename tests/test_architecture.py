@@ -2,6 +2,7 @@
 calculators; no module imports one that imports it back, and no layer reaches up."""
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -38,6 +39,7 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+@functools.cache
 def graph(root: Path = LIB) -> dict[str, set[str]]:
     return {module_name(p): imports(p) for p in root.rglob("*.py")}
 

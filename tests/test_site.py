@@ -71,6 +71,17 @@ def test_each_claim_shows_its_numbers_in_the_page_language(built_site, lang, art
 
 
 @pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("article", sorted(CHAPTERS))
+def test_each_claim_has_its_card_on_its_chapter_page(built_site, lang, article):
+    """One card a claim, with its id and its verdict, on its chapter's page in each language."""
+    cards = soup(built_site / lang / f"{CHAPTERS[article]}.html").select("div.claim")
+    titles = [re.sub(r"\s+", " ", c.select_one(".admonition-title").get_text(" ")).strip() for c in cards]
+    for checked in check_all(article=article):
+        label = f"{checked.verdict_label(lang)} · {checked.claim.id}"
+        assert titles.count(label) == 1, f"{lang}/{CHAPTERS[article]}: {titles.count(label)} cards titled {label!r}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_charts_are_drawn_in_the_page_without_a_kernel(built_site, lang):
     html = soup(built_site / lang / "article1.html")
     charts = html.select("div.vega-chart")
