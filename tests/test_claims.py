@@ -14,8 +14,8 @@ import pytest
 from lib.site import costs_page
 from lib.site import budget_page, page
 from lib.chapters import published
-from lib.core.claims import APPROXIMATE_FACTOR, POLICY, agrees, judge, load_claims
-from lib.chapters.verdicts import check_all
+from lib.core.claims import APPROXIMATE_FACTOR, POLICY, RECOMPUTE, agrees, judge, load_claims
+from lib.chapters.verdicts import check, check_all
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
 from lib.chapters.article2 import home_figures
@@ -184,14 +184,26 @@ def changed_inputs():
                 yield name, inputs.scaled(name, factor)
 
 
+def inputs_read() -> dict[str, set[str]]:
+    """For each claim, the inputs its recomputation reads: only those can change its verdict."""
+    claims, inputs = load_claims(), load_inputs()
+    read = {}
+    for cid in CHECKED:
+        read[cid] = set()
+        RECOMPUTE[cid](inputs.recording(read[cid]), claims)
+    return read
+
+
 @lru_cache(maxsize=1)
 def verdict_changes() -> dict[str, set[str]]:
-    """For each claim, the inputs whose change alone changes its verdict or the mismatches it names."""
+    """For each claim, the inputs whose change alone changes its verdict or the mismatches it names
+    (each change rechecks the claims that read the input)."""
     changes: dict[str, set[str]] = {cid: set() for cid in CHECKED}
-    claims = load_claims()
+    claims, read = load_claims(), inputs_read()
     for name, inputs in changed_inputs():
+        readers = [claims[cid] for cid in CHECKED if name in read[cid]]
         try:
-            after = check_all(inputs, claims=claims)
+            after = [check(claim, inputs, claims) for claim in readers]
         except ValueError:
             continue  # an impossible input (a utilisation above 1, an end before its start) is refused
         for c in after:
