@@ -16,7 +16,7 @@ import re
 import pytest
 
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
-from .conftest import BUILD, LANGS, in_ci
+from .conftest import LANGS, crawl_results, in_ci
 
 PAGES = site_pages()
 MB = 1_000_000
@@ -49,7 +49,7 @@ def visits(built_site):
     the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
     beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
     try:
-        results = BUILD["crawl"].result()
+        results = crawl_results()
     except FileNotFoundError as missing:
         if in_ci():
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
