@@ -13,6 +13,12 @@ frozen weights are in. Its adapters are the LoRA paper's (W_q and W_v, at the ra
 with LLaMA 65B, nf4 and checkpointing it is not QLoRA's configuration, which adapts every linear layer
 at rank 64 (lib.budget.qlora_recipe, checked in the chapter against the paper's 48 GB GPU).
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
+Under the readout, both say which published measurements the sum was checked against (the chapter's
+table, lib.budget.measurements, each at its publisher's own precisions: the LoRA paper's accounting,
+QLoRA's code, PEFT's benchmark), with the residual and whether it is within the tolerance of a
+measured figure. The calculator itself keeps the book's defaults: full fine-tuning with ZeRO's
+mixed-precision Adam, every frozen weight in the chosen precision (in nf4 it does not keep LLaMA's
+embeddings, output layer and norms out of NF4, as QLoRA's code does and the table's QLoRA rows count).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import ipywidgets as widgets
 from . import budget as b
 from . import charts, compute
 from .budget_page import _memory as memory_figure
+from .budget_page import _pct as fraction_figure
 from .figure import Figure
 from .inputs import Inputs, load_inputs
 from .words import error, words
@@ -45,7 +52,10 @@ START_CHECKPOINTING = False
 RANGES = {"rank": (1, 256, 1), "gpu": (1, 200, 1)}
 # The controls' signal names: their own, so the budget ladder's slider keeps its own.
 SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu", "checkpointing")}
-LINES = ("settings", "full", "lora", "weights", "adapters", "activations")
+# The published measurements its sum was checked against (lib.budget.MEASUREMENTS, kind "measured",
+# each at its publisher's precisions): one line each under a heading, the same at every setting.
+CHECKED = tuple(f"checked_{key}" for key, kind, _, _ in b.MEASUREMENTS if kind == "measured")
+LINES = ("settings", "full", "lora", "weights", "adapters", "activations", "checked", *CHECKED)
 
 
 def models(i: Inputs) -> dict[str, dict[str, float]]:
@@ -99,7 +109,24 @@ def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, i
         "adapters": text["adapters"].format(
             memory=memory_figure(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
         "activations": _activations_words(lang, checkpointing).format(memory=memory_figure(lora.activations).format(lang)),
+        **checked_lines(lang, i),
     }
+
+
+def checked_lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
+    """The lines that say which published measurements the calculator's sum was checked against
+    (the chapter's table, lib.budget.measurements): a heading with the tolerance, then each
+    measurement's name, the formula's residual and whether it is within the tolerance."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_memory"]
+    names = words(lang)["budget"]["checked_names"]
+    rows = {r["key"]: r for r in b.measurements(i)}
+    out = {"checked": text["checked"].format(tolerance=fraction_figure(b.MEASURED_TOLERANCE).format(lang))}
+    for line in CHECKED:
+        r = rows[line.removeprefix("checked_")]
+        out[line] = text["check_row"].format(name=names[r["key"]], residual=fraction_figure(r["residual"]).format(lang),
+                                             verdict=text["check_within" if r["within"] else "check_outside"])
+    return out
 
 
 def precision_label(precision: str, lang: str) -> str:
@@ -198,9 +225,10 @@ def _template(text: str, **exprs: str) -> str:
     return " + ".join(parts) or '""'
 
 
-def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str) -> dict[str, str]:
+def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str, inputs: Inputs | None = None) -> dict[str, str]:
     """The readout's lines (LINES) as Vega expressions of the fields memory_fields computes and of
-    the named rank and GPU-memory signals or fields, written as readout() writes them."""
+    the named rank and GPU-memory signals or fields, written as readout() writes them; the lines of
+    the measurements it was checked against are the same at every setting (checked_lines)."""
     text = words(lang)["calculator_memory"]
 
     def verdict(total: str) -> str:
@@ -217,6 +245,7 @@ def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str) -> dict[str
         "adapters": _template(text["adapters"], memory=memory("datum.lora_trained")),
         "activations": f"({checkpointing} ? {_template(_activations_words(lang, True), memory=memory('datum.acts'))}"
                        f" : {_template(_activations_words(lang, False), memory=memory('datum.acts'))})",
+        **{key: json.dumps(line, ensure_ascii=False) for key, line in checked_lines(lang, inputs).items()},
     }
 
 
@@ -249,6 +278,6 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
         alt.param(name=SIGNALS["checkpointing"], value=checkpointing,
                   bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
     ]
-    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"], SIGNALS["checkpointing"]), params,
+    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"], SIGNALS["checkpointing"], i), params,
                                 lang, text["title"], fields=memory_fields(SIGNALS["model"], SIGNALS["precision"],
                                                                           SIGNALS["rank"], SIGNALS["checkpointing"], i))

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from lib import budget as b
-from lib.budget_page import _memory
+from lib.budget_page import _memory, _pct
 from lib.figure import Figure
 from lib.inputs import load_inputs
 from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_CHECKPOINTING, START_MODEL, START_PRECISION,
@@ -50,7 +50,30 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float, che
         text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
         text["activations_full" if checkpointing else "activations"].format(
             tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
+        *checked(lang),
     ]
+
+
+def checked(lang: str) -> list[str]:
+    """The lines naming the published measurements the formula was checked against: every measured
+    row of the chapter's table, its residual and whether it is within the tolerance of its kind."""
+    text, names = words(lang)["calculator_memory"], words(lang)["budget"]["checked_names"]
+    rows = [r for r in b.measurements(I) if r["kind"] == "measured"]
+    return [text["checked"].format(tolerance=_pct(b.MEASURED_TOLERANCE).format(lang)),
+            *(text["check_row"].format(name=names[r["key"]], residual=_pct(r["residual"]).format(lang),
+                                       verdict=text["check_within" if r["within"] else "check_outside"]) for r in rows)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_calculator_says_which_measurements_it_was_checked_against(lang):
+    """Its readout names the LoRA paper's, QLoRA's and PEFT's measurements, with the chapter's residuals."""
+    lines = readout(START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, lang, I)
+    names = words(lang)["budget"]["checked_names"]
+    assert [lines[k] for k in LINES if k.startswith("checked")] == checked(lang)
+    assert all(any(names[key] in line for line in checked(lang)) for key in ("lora_lora", "qlora_7b_base", "peft_lora"))
+    # The same lines at every setting: they are the formula's checks, not the setting's.
+    assert [readout("llama65b", "nf4", 64, 48, lang, I, checkpointing=True)[k] for k in LINES[-len(checked(lang)):]] \
+        == checked(lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -58,7 +81,7 @@ def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang)
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.budget
     and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
     got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu", "ckpt"]),
-                        memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt"), lang,
+                        memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt", I), lang,
                         fields=memory_fields("datum.model", "datum.precision", "datum.rank", "datum.ckpt", I),
                         order=list(LINES))
     want = [expected(lang, *point) for point in GRID]
