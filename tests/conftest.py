@@ -33,7 +33,7 @@ def pytest_collection_finish(session) -> None:
         return
     out = Path(tempfile.mkdtemp(prefix="book-site-")) / "html"
     log = open(out.parent / "build.log", "w+", encoding="utf8")
-    command = [sys.executable, "-m", "lib.build", "--out", str(out), "--strict", "--no-execute"]
+    command = [sys.executable, "-m", "lib.site.build", "--out", str(out), "--strict", "--no-execute"]
     BUILD["run"] = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     BUILD.update(out=out, log=log)
     if "visits" in needed:
