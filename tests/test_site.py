@@ -346,3 +346,17 @@ def test_each_claim_is_published_as_a_valid_claimreview(built_site, lang, articl
         assert item["url"].endswith("#" + anchor(checked.claim.id))
         assert item["reviewRating"]["alternateName"] == checked.verdict_label(lang)
         assert ("ratingValue" in item["reviewRating"]) == (checked.verdict != "unverified")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_ledger_row_links_to_its_card(built_site, lang):
+    ledger = soup(built_site / lang / "ledger.html")
+    links = {a.get_text(strip=True): a["href"] for a in ledger.select("table.ledger a.ledger-card")}
+    assert sorted(links) == sorted(c.claim.id for c in check_all())
+    pages = {}
+    for claim_id, href in links.items():
+        page, _, fragment = href.partition("#")
+        ids = pages.setdefault(page, {tag["id"] for tag in soup(built_site / lang / page).select("[id]")})
+        assert fragment in ids, f"{lang}/ledger: {claim_id} links to {href}, which is no card"
+        card = soup(built_site / lang / page).find(id=fragment)
+        assert claim_id in card.get_text(" "), f"{href} is not {claim_id}'s card"
