@@ -16,16 +16,22 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# The current axe-core for the browser tests, from the npm registry (package.json, package-lock.json).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NODE_STAMP)
+
 ## book: execute every chapter and build the site in both languages into _build/html
 book: $(STAMP)
 	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 ## bench: build times, test time, first-visit bytes and requests per page, site size, with targets
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(PY) -m tests.bench
 
 ## serve: preview the built site at http://localhost:8000
