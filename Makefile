@@ -5,11 +5,11 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
 
-.PHONY: book test bench serve notebooks diff clean
+.PHONY: book test bench serve lab notebooks diff clean
 REV ?= HEAD
 
-# Create the virtual environment when missing; reinstall when the pins change.
-$(STAMP): requirements.txt pyproject.toml
+# Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
+$(STAMP): requirements.txt pyproject.toml $(shell find jupyter-config -name '*.json' -o -name pyproject.toml)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
@@ -30,6 +30,10 @@ bench: $(STAMP)
 ## serve: preview the built site at http://localhost:8000
 serve: book
 	$(PY) -m http.server --directory _build/html 8000
+
+## lab: the chapters in JupyterLab, as on Binder (their prose with its numbers, charts offline)
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab
 
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit

@@ -15,6 +15,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from .lab import KERNELSPEC
+
 
 def execute(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
@@ -27,6 +29,8 @@ def execute(path: Path) -> None:
     # site: such cells are tagged remove-output or remove-cell, and nbval-ignore-output) out of
     # the committed file.
     nb.metadata.pop("widgets", None)
+    # The kernelspec JupyterLab writes, so that a chapter opened there has no unsaved change (lib.lab).
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
     for cell in nb.cells:
         if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
             cell.outputs = []

@@ -43,7 +43,8 @@ def error(exc: Exception, lang: str) -> str:
         from .fmt import number  # lib.fmt reads this module's tables
 
         low, high = (number(v, lang, 2 if v != int(v) else 0) for v in getattr(exc, "limits", None) or (0, 0))
-        return table[problem].format(name=table["names"].get(name, name), low=low, high=high)
+        return table[problem].format(name=table["names"].get(name, name), low=low, high=high,
+                                     example=getattr(exc, "example", None) or "")
     return table["invalid"]
 
 
