@@ -16,7 +16,7 @@ import re
 import pytest
 
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
-from .conftest import BUILD, LANGS, in_ci
+from .conftest import LANGS, crawl_results, in_ci
 
 PAGES = site_pages()
 MB = 1_000_000
@@ -49,7 +49,7 @@ def visits(built_site):
     the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
     beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
     try:
-        results = BUILD["crawl"].result()
+        results = crawl_results()
     except FileNotFoundError as missing:
         if in_ci():
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
@@ -171,8 +171,25 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_and_cards_print_whole(tab, base, lang):
+    """Printed (A4 at 96 dpi), nothing of the ledger or of a chapter's cards runs past the paper."""
+    try:
+        for name in ("ledger", "article1"):
+            tab.open(f"{base}/{lang}/{name}.html", {"width": 794, "height": 1123})
+            tab.page.emulate_media(media="print")
+            wider = tab.page.evaluate("""(() => [...document.querySelectorAll('table.ledger td, div.claim, table')]
+                .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+                             || e.scrollWidth > e.clientWidth + 1).length)()""")
+            shown = tab.page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
+            assert wider == 0 and shown == "none", f"{lang}/{name} printed: {wider} boxes past the paper, sidebar {shown}"
+            tab.page.emulate_media(media="screen")
+    finally:
+        tab.page.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
-    from lib.build import languages
+    from lib.site.build import languages
 
     words = languages()[lang]
     for name in ("article1", "article2", "costs", "budget"):
@@ -256,10 +273,10 @@ def test_the_search_box_finds_pages(tab, base, lang):
 @pytest.mark.parametrize("lang, chapter", [("es", "article1"), ("en", "article2")])
 def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang, chapter):
     """Move each slider of the rental calculator on the static page and read the readout, then
-    choose each run: the sliders follow the run, and the readout is what lib.calculator.rental_readout
+    choose each run: the sliders follow the run, and the readout is what lib.calculators.rental.rental_readout
     gives for the same inputs (in chips for PaLM), in the page's language."""
-    from lib.calculator import PRESET_SIGNAL, RANGES, SIGNALS, rental_presets, rental_readout
-    from lib.inputs import load_inputs
+    from lib.calculators.rental import PRESET_SIGNAL, RANGES, SIGNALS, rental_presets, rental_readout
+    from lib.core.inputs import load_inputs
 
     page = _open(tab, base, f"{lang}/{chapter}.html")
     sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
@@ -293,9 +310,9 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
 def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """Move each control of the budget chapter's memory calculator on the static page (the two
     lists, the two sliders, then the checkpointing box) and read the readout: every line is what
-    lib.budget and lib.figure give for the same inputs, in the page's language, "fits" and "does not
+    lib.chapters.budget and lib.core.figure give for the same inputs, in the page's language, "fits" and "does not
     fit" too."""
-    from lib.memory_calculator import LINES, SIGNALS, readout
+    from lib.calculators.memory import LINES, SIGNALS, readout
 
     page = _open(tab, base, f"{lang}/budget.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
@@ -330,14 +347,14 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
-    then each control moves the readout (sliders and the chip menu) to what lib.compute and
-    lib.figure give for the same inputs, in the page's language. The utilisation moves first: it
+    then each control moves the readout (sliders and the chip menu) to what lib.chapters.compute and
+    lib.core.figure give for the same inputs, in the page's language. The utilisation moves first: it
     starts between two steps of its slider, where the slider cannot say what it holds."""
     from playwright.sync_api import TimeoutError as Timeout
 
-    from lib.compute_calculator import BILLION, SIGNALS, devices, readout, start
-    from lib.inputs import load_inputs
-    from lib.words import words
+    from lib.calculators.compute import BILLION, SIGNALS, devices, readout, start
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
 
     i = load_inputs()
     page = _open(tab, base, f"{lang}/costs.html")

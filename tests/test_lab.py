@@ -1,6 +1,6 @@
 """The chapters in JupyterLab, as a reader on Binder meets them, with no network: JupyterLab and
 jupyterlab-myst from PyPI (requirements.txt), the book's Jupyter configuration (jupyter-config/,
-lib/lab.py), driven in Debian's headless Chromium with every request to another host aborted.
+lib/site/lab.py), driven in Debian's headless Chromium with every request to another host aborted.
 
 In each language a chapter is opened (its prose already shows the committed numbers, verdicts and
 cards), run, and checked: glued numbers and verdicts are text, the cards are drawn, the chart is
@@ -32,7 +32,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from lib import lab
+from lib.site import lab
+from lib.site.notebooks import text_notebook
 
 from .browser import chromium
 from .conftest import LANGS, ROOT, glue_records, in_ci
@@ -123,9 +124,14 @@ def server(tmp_path_factory):
     127.0.0.1, its root a copy of the chapter in both languages; no token, no news, no autosave."""
     home = tmp_path_factory.mktemp("jupyterlab")
     root = home / "root"
+    # The executed notebook, its text (which Jupytext pairs with it: pyproject.toml), in that order:
+    # the text is not older than the notebook, as in a checkout.
+    root.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
     for lang in LANGS:
-        (root / "book" / lang).mkdir(parents=True)
-        shutil.copy(ROOT / "book" / lang / CHAPTER, root / "book" / lang / CHAPTER)
+        for path in (Path("book") / lang / CHAPTER, text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)):
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / path, root / path)
     settings = home / "settings" / "@jupyterlab"
     for plugin, values in {"apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
                            "docmanager-extension/plugin": {"autosave": False}}.items():
@@ -296,6 +302,9 @@ def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_bo
     assert lab.saved_from_jupyter(saved) == []
     assert nbformat.writes(saved) == nbformat.writes(nbformat.reads(committed, as_version=4)), \
         "the notebook saved from JupyterLab differs from the committed one"
+    # Jupytext wrote the chapter's text beside it: the prose as the book writes it, unchanged.
+    text = text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)
+    assert (jupyterlab["root"] / text).read_text(encoding="utf8") == (ROOT / text).read_text(encoding="utf8")
     # Its kernel is shut down: the next language's runs alone (two cores).
     page.evaluate("async () => { await window.jupyterapp.commands.execute('application:close');"
                   " await window.jupyterapp.serviceManager.sessions.shutdownAll(); }")
