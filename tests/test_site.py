@@ -249,3 +249,160 @@ def test_no_page_carries_widget_state(built_site):
     of one commit, executed or not, are the same files."""
     for page in built_site.rglob("*.html"):
         assert "application/vnd.jupyter.widget-state+json" not in page.read_text(encoding="utf8"), page.name
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_says_how_to_cite_its_licence_and_when_it_was_updated(built_site, lang):
+    import importlib.util
+
+    from lib.core import fmt
+    from lib.core.words import words
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bilingual", ROOT / "book" / "_ext" / "bilingual.py")
+    bilingual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bilingual)
+    updated = bilingual.last_commit_date(ROOT)
+    assert updated is not None, "the build runs in a git checkout: the footer gives the commit's day"
+    footer = words(lang)["site"]["footer"]
+    for path in pages(built_site, lang):
+        text = soup(path).select_one("p.book-footer")
+        assert text is not None, f"{path.name}: no footer line"
+        said = " ".join(text.get_text(" ").split())
+        assert fmt.date(updated, lang) in said and "CC BY 4.0" in said and "MIT" in said, f"{path.name}: {said}"
+        assert said.startswith(footer["cite"].split("{")[0].strip()), said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_has_a_preview_in_its_language(built_site, lang):
+    from lib.core import fmt
+
+    for path in pages(built_site, lang):
+        page = soup(path)
+        meta = {m.get("property") or m.get("name"): m.get("content") for m in page.find_all("meta")}
+        assert meta.get("og:locale") == fmt.locale(lang), path.name
+        assert meta.get("og:title") and meta.get("og:description") == meta.get("description"), path.name
+        assert meta.get("twitter:card") == "summary", path.name
+
+
+def test_the_citation_file_has_what_citation_tools_read():
+    import yaml
+
+    from .conftest import ROOT
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf8"))
+    assert cff["cff-version"] == "1.2.0" and cff["message"] and cff["title"] and cff["authors"]
+    assert (ROOT / "LICENSE.md").exists() and set(cff["license"]) == {"CC-BY-4.0", "MIT"}
+
+
+# schema.org ClaimReview, as fact-check readers (search engines, fact-check tools) require it.
+CLAIMREVIEW_REQUIRED = ("url", "claimReviewed", "itemReviewed", "author", "reviewRating")
+
+
+def claimreview_problems(item: dict, ids: set[str]) -> list[str]:
+    """What a ClaimReview lacks (empty when it is complete), its card's anchor checked among `ids`."""
+    problems = [f"no {key}" for key in CLAIMREVIEW_REQUIRED if not item.get(key)]
+    if item.get("@type") != "ClaimReview":
+        problems.append("not a ClaimReview")
+    if "#" not in item.get("url", "") or item["url"].split("#", 1)[1] not in ids:
+        problems.append(f"its url {item.get('url')!r} names no card of the page")
+    if (item.get("itemReviewed") or {}).get("@type") != "Claim" or not item["itemReviewed"].get("appearance"):
+        problems.append("itemReviewed is not a Claim with its appearance")
+    if not (item.get("author") or {}).get("name"):
+        problems.append("author has no name")
+    rating = item.get("reviewRating") or {}
+    if not rating.get("alternateName"):
+        problems.append("reviewRating has no alternateName")
+    if "ratingValue" in rating and not rating.get("worstRating", 0) <= rating["ratingValue"] <= rating.get("bestRating", 0):
+        problems.append("ratingValue outside its scale")
+    return problems
+
+
+def test_the_claimreview_check_finds_a_planted_incomplete_review():
+    good = {"@type": "ClaimReview", "url": "article1.html#a1-x", "claimReviewed": "x", "author": {"name": "b"},
+            "itemReviewed": {"@type": "Claim", "appearance": {"headline": "a"}},
+            "reviewRating": {"alternateName": "Holds", "ratingValue": 3, "worstRating": 1, "bestRating": 3}}
+    assert claimreview_problems(good, {"a1-x"}) == []
+    assert claimreview_problems({**good, "url": "article1.html#nowhere"}, {"a1-x"})
+    assert claimreview_problems({**good, "reviewRating": {"ratingValue": 5, "worstRating": 1, "bestRating": 3}}, {"a1-x"})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("article", sorted(CHAPTERS))
+def test_each_claim_is_published_as_a_valid_claimreview(built_site, lang, article):
+    import json
+
+    from lib.site.claimreview import anchor
+
+    page = soup(built_site / lang / f"{CHAPTERS[article]}.html")
+    ids = {tag["id"] for tag in page.select("[id]")}
+    scripts = [json.loads(s.string) for s in page.find_all("script", type="application/ld+json")]
+    items = {item["identifier"]: item for s in scripts for item in s.get("@graph", [])}
+    for checked in check_all(article=article):
+        item = items.get(checked.claim.id)
+        assert item is not None, f"{lang}/{CHAPTERS[article]}: no ClaimReview for {checked.claim.id}"
+        assert claimreview_problems(item, ids) == [], (checked.claim.id, claimreview_problems(item, ids))
+        assert item["url"].endswith("#" + anchor(checked.claim.id))
+        assert item["reviewRating"]["alternateName"] == checked.verdict_label(lang)
+        assert ("ratingValue" in item["reviewRating"]) == (checked.verdict != "unverified")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_ledger_row_links_to_its_card(built_site, lang):
+    ledger = soup(built_site / lang / "ledger.html")
+    links = {a.get_text(strip=True): a["href"] for a in ledger.select("table.ledger a.ledger-card")}
+    assert sorted(links) == sorted(c.claim.id for c in check_all())
+    pages = {}
+    for claim_id, href in links.items():
+        page, _, fragment = href.partition("#")
+        ids = pages.setdefault(page, {tag["id"] for tag in soup(built_site / lang / page).select("[id]")})
+        assert fragment in ids, f"{lang}/ledger: {claim_id} links to {href}, which is no card"
+        card = soup(built_site / lang / page).find(id=fragment)
+        assert claim_id in card.get_text(" "), f"{href} is not {claim_id}'s card"
+
+
+def _assets():
+    import importlib.util
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("assets", ROOT / "book" / "_ext" / "assets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CSS = """html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="light"] .highlight .n { color: #080808 } /* Name */
+html[data-theme="light"] .highlight .o { color: #00622F } /* Operator */
+html[data-theme="light"] .highlight .k { color: #6730C5 } /* Keyword */
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 } /* Name */
+html[data-theme="dark"] .highlight .o { color: #ABE338 } /* Operator */
+html[data-theme="dark"] .highlight .k { color: #DCC6E0 } /* Keyword */
+"""
+
+
+def test_code_tokens_coloured_as_their_block_are_plain_text_and_unused_rules_go():
+    """A token whose colour is its code block's own, in every mode, loses its <span>; a coloured one
+    keeps it; the stylesheet keeps the rules of the classes the pages still use (and the block's own)."""
+    assets = _assets()
+    assert assets.plain_token_classes(CSS) == {"n"}
+    code = '<div class="highlight"><pre><span class="n">x</span> <span class="o">=</span> <span class="n">y</span></pre></div>'
+    page, used = assets.unwrap_plain_tokens(f"<p><span class=\"n\">prose</span></p>{code}", {"n"})
+    assert page == '<p><span class="n">prose</span></p><div class="highlight"><pre>x <span class="o">=</span> y</pre></div>'
+    assert used == {"o"}
+    css = assets.keep_token_rules(CSS, used)
+    assert ".highlight .o" in css and ".highlight .k" not in css and ".highlight .n" not in css
+    assert css.count(".highlight {") == 2
+
+
+def test_the_built_pages_keep_their_code_colours(built_site):
+    """Every token class a built page's code uses has its rule in the trimmed stylesheet."""
+    for lang in LANGS:
+        css = (built_site / lang / "_static" / "pygments.css").read_text(encoding="utf8")
+        for page in pages(built_site, lang):
+            for code in re.findall(r'<div class="highlight"><pre>(.*?)</pre>', page.read_text(encoding="utf8"), re.S):
+                for name in set(re.findall(r'<span class="([\w-]+)">', code)):
+                    assert f".highlight .{name} " in css, f"{lang}/{page.name}: .{name} has no rule"

@@ -14,8 +14,10 @@ The site layout it assumes: _build/html/<lang>/<page>.html, landing at _build/ht
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
+import subprocess
 import textwrap
 from dataclasses import dataclass, field
 
@@ -31,6 +33,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
+from lib.core import fmt
 from lib.site.binder import TAG as BINDER_TAG, available as binder_available, launch_url
 from lib.core.words import LANGS, words as book_words
 
@@ -131,7 +134,8 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
         config.html_baseurl = f"{config.book_site_url}{lang}/"
     config.author = own["author"]
     # Jupyter Book 1 hard-codes "Search this book..." here.
-    config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"]}
+    config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"],
+                                 "extra_footer": footer(lang, own, last_commit_date(app.srcdir))}
     # myst-nb's toggles of hidden code cells ("Show code cell source" by default).
     config.nb_code_prompt_show = own["code_show"]
     config.nb_code_prompt_hide = own["code_hide"]
@@ -145,24 +149,64 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     config.bibtex_reference_style = name
 
 
+def last_commit_date(folder) -> dt.date | None:
+    """The day of the commit being built (the pages' "last updated": the same for every build of one
+    commit), or None outside a git checkout."""
+    try:
+        day = subprocess.run(["git", "log", "-1", "--format=%cs"], cwd=folder, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        return dt.date.fromisoformat(day)
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+
+
+def footer(lang: str, own: dict, updated: dt.date | None) -> str:
+    """How to cite the book, its licences and the day it was last updated, in the page's language."""
+    w = own["footer"]
+    year = updated.year if updated else ""
+    title = html.escape(own["title"])
+    parts = [w["cite"].format(title=title, year=year) if updated else w["cite_undated"].format(title=title), w["licence"]]
+    if updated:
+        parts.append(w["updated"].format(date=fmt.date(updated, lang)))
+    return '<p class="book-footer">' + " ".join(parts) + "</p>"
+
+
 def on_builder_inited(app: Sphinx) -> None:
-    """Translate the theme's hard-coded English strings in every rendered page."""
+    """Translate the theme's hard-coded English strings in every rendered page, and name its
+    controls by what they show (named_by_what_they_show)."""
     table = _languages(app.config)[app.config.language].get("theme") or {}
     templates = getattr(app.builder, "templates", None)
-    if not table or templates is None:
+    if templates is None:
         return
     pattern = re.compile(
         "|".join(rf'(?<=="){re.escape(html.escape(k))}(?=")|(?<=>)\s*{re.escape(html.escape(k, quote=False))}\s*(?=<)'
                  for k in sorted(table, key=len, reverse=True))
-    )
+    ) if table else None
     escaped = {html.escape(k): html.escape(v) for k, v in table.items()} | {
         html.escape(k, quote=False): html.escape(v, quote=False) for k, v in table.items()}
     render = templates.render
 
     def translated(template: str, context: dict) -> str:
-        return pattern.sub(lambda m: m.group(0).replace(m.group(0).strip(), escaped[m.group(0).strip()]), render(template, context))
+        page = render(template, context)
+        if pattern is not None:
+            page = pattern.sub(lambda m: m.group(0).replace(m.group(0).strip(), escaped[m.group(0).strip()]), page)
+        return named_by_what_they_show(page)
 
     templates.render = translated
+
+
+# Controls whose aria-label hides the words they show (axe-core's label-content-name-mismatch): the
+# theme's search button (its label omits its shortcut) and myst-nb's hidden-code toggles (labelled
+# "show or hide the content" while they read "Show the code"). Without the label, each is named by
+# what it shows.
+UNSHOWN_LABELS = (re.compile(r'(<summary)\s+aria-label="[^"]*"'),
+                  re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?)\s+aria-label="[^"]*"'))
+
+
+def named_by_what_they_show(page: str) -> str:
+    for pattern in UNSHOWN_LABELS:
+        page = pattern.sub(r"\1", page)
+    return page
 
 
 def on_bibdata_ready(app: Sphinx) -> None:
@@ -210,6 +254,18 @@ def binder_link(config: Config, lang: str, pagename: str, suffix: str | None) ->
     return f'<a class="binder-link" href="{html.escape(url)}">{html.escape(book_words(lang)["site"]["binder"])}</a>'
 
 
+def preview_tags(config: Config, lang: str, pagename: str, context: dict, summary: str) -> list[str]:
+    """OpenGraph and Twitter tags, so that a shared link shows the page's title and summary (no
+    image: the site has none to offer, and asks no third party for one)."""
+    title = re.sub(r"<[^>]+>", "", context.get("title") or "")
+    tags = {"og:type": "article", "og:site_name": _languages(config)[lang]["title"], "og:title": title,
+            "og:description": summary, "og:locale": fmt.locale(lang)}
+    if config.book_site_url:
+        tags["og:url"] = f"{config.book_site_url}{lang}/{pagename}.html"
+    out = [f'<meta property="{k}" content="{html.escape(v)}" />' for k, v in tags.items()]
+    return out + ['<meta name="twitter:card" content="summary" />']  # Twitter reads the og: tags
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
@@ -220,6 +276,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         href = f"{alternate_up}{lang}/{pagename}.html"
         links.append(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}" />')
     links.append(f'<link rel="alternate" hreflang="x-default" href="{alternate_up}index.html" />')
+    links += preview_tags(app.config, here, pagename, context, description(doctree, languages[here]["description"]))
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
