@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
 
-.PHONY: book test bench serve notebooks diff clean
+.PHONY: book test bench serve notebooks diff fonts clean
 REV ?= HEAD
 
 # Create the virtual environment when missing; reinstall when the pins change.
@@ -40,6 +40,11 @@ notebooks: $(STAMP)
 ## diff: every sourced input and every glued figure and verdict that moved since REV (default HEAD)
 diff: $(STAMP)
 	$(PY) -m lib.moved $(REV)
+
+## fonts: make the charts' font files again (lib/data/fonts, book/_static/fonts) from the npm
+## package @fontsource/dejavu-sans, for the characters the committed charts write (needs npm)
+fonts: $(STAMP)
+	$(PY) -m lib.fonts
 
 clean:
 	rm -rf _build

@@ -98,9 +98,15 @@ def build_language(lang: str, out: Path, work: Path, strict: bool, execute: bool
         return 1
     # Sphinx 7.4 does not overwrite a static file that an earlier build copied (and copies none
     # when no page changed): copy the book's own (book/_static) so a changed book.css or
-    # ledger.js always reaches the site.
+    # ledger.js always reaches the site. A folder (the charts' fonts) is copied whole, so a file
+    # it no longer holds leaves the site too.
     for own in (BOOK / "_static").iterdir():
-        shutil.copy2(own, work / lang / "html" / "_static" / own.name)
+        target = work / lang / "html" / "_static" / own.name
+        if own.is_dir():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(own, target)
+        else:
+            shutil.copy2(own, target)
     # myst-nb keeps executed notebooks beside the Sphinx output folder (work/<lang>/jupyter_execute),
     # so each language builds in its own folder and only the pages are copied to the site.
     shutil.rmtree(out / lang, ignore_errors=True)

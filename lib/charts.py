@@ -6,6 +6,10 @@ to replace it with the live chart. On the static site the chart is interactive a
 nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
 that a Jupyter server started (JupyterLab on Binder), where the site's Vega bundle is absent, the
 charts use Altair's own renderer instead, live too (renderer_name).
+
+Every chart writes with the book's own font (lib.fonts): registered with vl-convert here, before any
+chart is rendered, named in every chart's config (readable), and served to the browser by book.css,
+so the first paint and the live chart measure their text alike on any machine.
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ import vl_convert as vlc
 from altair.vegalite.v6.display import html_renderer
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from . import fmt
+from . import fmt, fonts
 from .words import words
+
+fonts.register()  # before any chart is rendered: vl-convert measures text with the fonts it knows
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -41,11 +47,13 @@ def d3_locale(lang: str) -> dict:
 
 
 def readable(chart):
-    """Chart text at 12 px and more (Vega's defaults are 10 and 11). Axes and legends carry no
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11), all of it (marks, axes, legends,
+    titles: Vega's config.font) in the book's font (lib.fonts.STACK). Axes and legends carry no
     ARIA text of Vega's own (English, "X-axis titled ..."); each mark says what it shows in the
     page's language through its `description` channel, and the chart's description is its text
     alternative (offline_renderer)."""
-    return (chart.configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
+    return (chart.configure(font=fonts.STACK)
+            .configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
             .configure_legend(labelFontSize=12, titleFontSize=12, aria=False)
             .configure_title(fontSize=15, subtitleFontSize=12))
 
@@ -96,10 +104,15 @@ def first_paint(svg: str) -> str:
     """The static SVG shown until the live chart replaces it, lighter: without Vega's ARIA roles and
     labels (English words, and the container already says what the chart shows in the page's
     language; the live chart labels each mark again), without the classes and attributes that only
-    matter to a live chart, and with coordinates to a tenth of a pixel."""
+    matter to a live chart, with its one font named once, and with coordinates to a tenth of a pixel."""
     svg = re.sub(r' (?:aria-roledescription|role|aria-label|class)="[^"]*"| aria-hidden="true"| pointer-events="none"'
                  r'| opacity="1"| transform="translate\(0,0\)"', "", svg)
     svg = svg.replace('<path d="M0,0h0v0h0Z"/>', "")
+    # One font for every text (lib.fonts): named once, on the root element, which the texts inherit.
+    families = set(re.findall(r'<text[^>]* font-family="([^"]*)"', svg))
+    if len(families) == 1:
+        svg = re.sub(r'(<text[^>]*) font-family="[^"]*"', r"\1", svg)
+        svg = svg.replace("<svg ", f'<svg font-family="{families.pop()}" ', 1)
     # Coordinates only: inside attribute values, never in the text the chart writes.
     return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
 
@@ -117,7 +130,9 @@ def offline_renderer(spec: dict, **_) -> dict:
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
-        f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}).then(function () {{"
+        # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
+        f" if (el && window.vegaEmbed) {{ var draw = function () {{ return window.vegaEmbed(el, {text}, {options}); }};"
+        f" {fonts.LOADED_JS}.then(draw, draw).then(function () {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
         f" fit(); window.addEventListener('resize', fit); }}); }} }})();</script>"

@@ -15,6 +15,8 @@ import re
 
 import pytest
 
+from lib import fonts
+
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
 from .conftest import BUILD, LANGS, in_ci
 
@@ -91,6 +93,20 @@ def test_a_first_visit_is_light(visits, lang, name):
     assert seen["visit"].bytes <= budget, f"{lang}/{name}: {seen['visit'].bytes:,} bytes > {budget:,.0f}"
     loads_vega = any("vega-bundle.js" in url for url in seen["visit"].requests)
     assert loads_vega == seen["chart"], f"{lang}/{name}: Vega bundle loaded {loads_vega}, chart on page {seen['chart']}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
+    """Every glyph of every live chart comes from the font the pages serve (lib/fonts.py), the one
+    vl-convert measured the first paint with; so each live chart has its first paint's size."""
+    pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
+    assert pages, f"no page of {lang} has a chart"
+    for name in pages:
+        seen = visits[(lang, name)]
+        page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
+        first = [list(size) for size in re.findall(r'class="vega-chart"[^>]*><svg [^>]*?width="(\d+)" height="(\d+)"', page)]
+        assert seen["chart_sizes"] == first, f"{lang}/{name}: live charts {seen['chart_sizes']}, first paints {first}"
+        assert set(seen["chart_fonts"]) == {fonts.FAMILY}, f"{lang}/{name}: chart text drawn with {seen['chart_fonts']}"
 
 
 def test_screenshots_are_written(visits):
