@@ -76,9 +76,9 @@ def differences() -> list[dict]:
         if svg != chart["svg"]:
             size = re.compile(r'width="([\d.]+)" height="([\d.]+)"')
             committed, now = size.search(chart["svg"]).groups(), size.search(svg).groups()
-            texts = [(a, b) for a, b in zip(re.findall(r"<text[^>]*>", chart["svg"]), re.findall(r"<text[^>]*>", svg))
-                     if a != b][:1]
-            found.append({"where": chart["where"], "committed size": committed, "size": now, "first text moved": texts})
+            at = next(n for n, (a, b) in enumerate(zip(chart["svg"] + " ", svg + " ")) if a != b)
+            found.append({"where": chart["where"], "committed size": committed, "size": now,
+                          "committed": chart["svg"][max(0, at - 40):at + 60], "now": svg[max(0, at - 40):at + 60]})
     return found
 
 

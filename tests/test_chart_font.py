@@ -92,6 +92,17 @@ def test_every_text_of_a_chart_is_in_the_book_font_and_none_is_cut(chart):
     assert cut == [], f"{chart['where']}: labels cut short: {cut}"
 
 
+# A 390 px phone's column, less the theme's margins: a calculator's readout fits in it (readout_chart).
+PHONE_COLUMN = 358
+CALCULATORS = [c for c in CHARTS if c["spec"].get("width") == 320 and c["spec"].get("params")]
+
+
+def test_every_calculator_fits_a_phones_column():
+    assert len(CALCULATORS) >= 8
+    wide = {c["where"]: int(re.search(r'width="(\d+)"', c["svg"]).group(1)) for c in CALCULATORS}
+    assert {where: width for where, width in wide.items() if width > PHONE_COLUMN} == {}
+
+
 def test_a_planted_character_the_font_lacks_is_caught():
     """The check above fails when a chart's text brings a character the font does not hold."""
     chart = json.loads(json.dumps(CHARTS[0]))
