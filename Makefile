@@ -3,7 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
-NOTEBOOKS := $(wildcard book/es/*.ipynb book/en/*.ipynb)
+# Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
+NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
 .PHONY: book test bench serve notebooks diff fonts clean
 REV ?= HEAD
@@ -17,7 +18,7 @@ $(STAMP): requirements.txt pyproject.toml
 
 ## book: execute every chapter and build the site in both languages into _build/html
 book: $(STAMP)
-	$(PY) -m lib.build
+	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
 test: $(STAMP)
@@ -34,17 +35,17 @@ serve: book
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit
 notebooks: $(STAMP)
-	$(PY) -m lib.notebooks $(NOTEBOOKS)
-	$(PY) -m lib.moved
+	$(PY) -m lib.site.notebooks $(NOTEBOOKS)
+	$(PY) -m lib.site.moved
 
 ## diff: every sourced input and every glued figure and verdict that moved since REV (default HEAD)
 diff: $(STAMP)
-	$(PY) -m lib.moved $(REV)
+	$(PY) -m lib.site.moved $(REV)
 
 ## fonts: make the charts' font files again (lib/data/fonts, book/_static/fonts) from the npm
-## package @fontsource/dejavu-sans, for the characters the committed charts write (needs npm)
+## package dejavu-fonts-ttf, for the characters the committed charts write (needs npm)
 fonts: $(STAMP)
-	$(PY) -m lib.fonts
+	$(PY) -m lib.site.fonts
 
 clean:
 	rm -rf _build

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lib.build import build
+from lib.site.build import build
 
 from .browser import CHROMIUM, crawl, page_names, serve
 from .test_browser import BUDGET_CHART, BUDGET_PLAIN

@@ -29,11 +29,17 @@ def pytest_collection_finish(session) -> None:
     that needs it. nbval executes every notebook and checks its committed outputs against the
     current lib; the pages are built from those outputs, not from a second execution."""
     needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    if "hidden_fonts_render" in needed:
+        # vl-convert's render of every committed chart with the machine's fonts hidden
+        # (tests/test_chart_font.py), beside the tests too.
+        from .hidden_fonts import start
+
+        HIDDEN_FONTS["started"] = start()
     if "built_site" not in needed:
         return
     out = Path(tempfile.mkdtemp(prefix="book-site-")) / "html"
     log = open(out.parent / "build.log", "w+", encoding="utf8")
-    command = [sys.executable, "-m", "lib.build", "--out", str(out), "--strict", "--no-execute"]
+    command = [sys.executable, "-m", "lib.site.build", "--out", str(out), "--strict", "--no-execute"]
     BUILD["run"] = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     BUILD.update(out=out, log=log)
     if "visits" in needed:
@@ -49,6 +55,9 @@ def pytest_collection_finish(session) -> None:
 
 
 def pytest_sessionfinish(session) -> None:
+    if "started" in HIDDEN_FONTS and HIDDEN_FONTS["started"]["run"].poll() is None:
+        HIDDEN_FONTS["started"]["run"].kill()
+        HIDDEN_FONTS["started"]["run"].wait()
     run = BUILD.get("run")
     if run is not None:
         if run.poll() is None:
@@ -62,6 +71,16 @@ def pytest_sessionfinish(session) -> None:
 
 
 BUILD: dict = {}
+HIDDEN_FONTS: dict = {}
+
+
+@pytest.fixture(scope="session")
+def hidden_fonts_render() -> dict:
+    """tests/hidden_fonts.py's render, started once the tests were collected: its result."""
+    from .hidden_fonts import finish
+
+    assert "started" in HIDDEN_FONTS, "the render with the fonts hidden was not started (pytest_collection_finish)"
+    return finish(HIDDEN_FONTS["started"])
 
 
 @pytest.fixture(scope="session")

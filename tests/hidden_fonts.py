@@ -1,7 +1,7 @@
 """vl-convert's render of every committed chart with the machine's fonts hidden, for
 tests/test_chart_font.py.
 
-`python -m tests.hidden_fonts` renders every chart of the committed notebooks again (lib.charts'
+`python -m tests.hidden_fonts` renders every chart of the committed notebooks again (lib.site.charts'
 renderer: the shipped font registered, first_paint) and prints, as JSON, the charts whose SVG differs
 from the committed one. `hidden_fonts_command()` runs that in a mount namespace of its own
 (`unshare -m`, root) where an empty tmpfs covers every folder the machine's fonts are read from, so
@@ -62,11 +62,31 @@ def unshare_refused(folder: str) -> str | None:
     return None
 
 
+def start() -> dict:
+    """The render of every committed chart with the machine's fonts hidden, started now in a process
+    of its own (conftest starts it once the tests are collected, to run beside them), in a time zone
+    fourteen hours from UTC and the C locale, so that no output may depend on either. Where a mount
+    namespace is refused (not root), the same render with the machine's fonts ("refused" says why)."""
+    dirs = font_dirs()
+    refused = unshare_refused(dirs[0]) if dirs else "no system font folder to hide"
+    command = hidden_fonts_command(dirs) if refused is None else [sys.executable, "-m", "tests.hidden_fonts"]
+    env = os.environ | {"TZ": "Pacific/Kiritimati", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "LANGUAGE": ""}
+    run = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return {"run": run, "command": command, "refused": refused}
+
+
+def finish(started: dict) -> dict:
+    """What `start` found: the command, why fonts were not hidden (or None), its exit status and output."""
+    out, err = started["run"].communicate(timeout=300)
+    return {"command": started["command"], "refused": started["refused"], "status": started["run"].returncode,
+            "stdout": out, "stderr": err}
+
+
 def differences() -> list[dict]:
     """Every committed chart whose render now differs from its committed first paint."""
     import vl_convert as vlc
 
-    from lib import charts, fonts
+    from lib.site import charts, fonts
 
     found = []
     for chart in fonts.committed_charts(ROOT):
@@ -83,7 +103,7 @@ def differences() -> list[dict]:
 
 
 def main(argv: list[str]) -> int:
-    from lib import fonts
+    from lib.site import fonts
 
     if argv[:1] == ["--hidden"]:
         # Inside the namespace: the folders must be empty, or nothing was hidden.

@@ -4,7 +4,7 @@ import types
 
 import pytest
 
-from lib.binder import launch_url
+from lib.site.binder import launch_url
 
 SAMPLE = "https://github.com/example-org/real-cost-book"
 

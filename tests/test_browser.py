@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from lib import fonts
+from lib.site import fonts
 
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
 from .conftest import BUILD, LANGS, in_ci
@@ -97,7 +97,7 @@ def test_a_first_visit_is_light(visits, lang, name):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
-    """Every glyph of every live chart comes from the font the pages serve (lib/fonts.py), the one
+    """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the one
     vl-convert measured the first paint with; so each live chart has its first paint's size."""
     pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
     assert pages, f"no page of {lang} has a chart"
@@ -188,7 +188,7 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
-    from lib.build import languages
+    from lib.site.build import languages
 
     words = languages()[lang]
     for name in ("article1", "article2", "costs", "budget"):
@@ -272,10 +272,10 @@ def test_the_search_box_finds_pages(tab, base, lang):
 @pytest.mark.parametrize("lang, chapter", [("es", "article1"), ("en", "article2")])
 def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang, chapter):
     """Move each slider of the rental calculator on the static page and read the readout, then
-    choose each run: the sliders follow the run, and the readout is what lib.calculator.rental_readout
+    choose each run: the sliders follow the run, and the readout is what lib.calculators.rental.rental_readout
     gives for the same inputs (in chips for PaLM), in the page's language."""
-    from lib.calculator import PRESET_SIGNAL, RANGES, SIGNALS, rental_presets, rental_readout
-    from lib.inputs import load_inputs
+    from lib.calculators.rental import PRESET_SIGNAL, RANGES, SIGNALS, rental_presets, rental_readout
+    from lib.core.inputs import load_inputs
 
     page = _open(tab, base, f"{lang}/{chapter}.html")
     sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
@@ -309,9 +309,9 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
 def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """Move each control of the budget chapter's memory calculator on the static page (the two
     lists, the two sliders, then the checkpointing box) and read the readout: every line is what
-    lib.budget and lib.figure give for the same inputs, in the page's language, "fits" and "does not
+    lib.chapters.budget and lib.core.figure give for the same inputs, in the page's language, "fits" and "does not
     fit" too."""
-    from lib.memory_calculator import LINES, SIGNALS, readout
+    from lib.calculators.memory import LINES, SIGNALS, readout
 
     page = _open(tab, base, f"{lang}/budget.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
@@ -346,14 +346,14 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
-    then each control moves the readout (sliders and the chip menu) to what lib.compute and
-    lib.figure give for the same inputs, in the page's language. The utilisation moves first: it
+    then each control moves the readout (sliders and the chip menu) to what lib.chapters.compute and
+    lib.core.figure give for the same inputs, in the page's language. The utilisation moves first: it
     starts between two steps of its slider, where the slider cannot say what it holds."""
     from playwright.sync_api import TimeoutError as Timeout
 
-    from lib.compute_calculator import BILLION, SIGNALS, devices, readout, start
-    from lib.inputs import load_inputs
-    from lib.words import words
+    from lib.calculators.compute import BILLION, SIGNALS, devices, readout, start
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
 
     i = load_inputs()
     page = _open(tab, base, f"{lang}/costs.html")

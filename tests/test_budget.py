@@ -1,4 +1,4 @@
-"""The chapter "What a budget buys": lib.budget's functions (bad input included), each sourced
+"""The chapter "What a budget buys": lib.chapters.budget's functions (bad input included), each sourced
 reported figure rebuilt within a stated tolerance, and every input of budget.toml moving a glued figure."""
 
 import datetime as dt
@@ -6,37 +6,37 @@ import tomllib
 
 import pytest
 
-from lib import budget as b
-from lib import budget_page
-from lib.inputs import bib_keys, load_inputs
+from lib.chapters import budget
+from lib.site import budget_page
+from lib.core.inputs import bib_keys, load_inputs
 
 I = load_inputs()
-OWN = sorted(tomllib.loads(b.BUDGET_FILE.read_text(encoding="utf8")))
+OWN = sorted(tomllib.loads(budget.BUDGET_FILE.read_text(encoding="utf8")))
 
 
 def test_precision_bytes_and_unknown_names():
-    assert [b.precision_bytes(p) for p in ("fp32", "bf16", "fp16", "int8", "nf4")] == [4, 2, 2, 1, 0.5]
+    assert [budget.precision_bytes(p) for p in ("fp32", "bf16", "fp16", "int8", "nf4")] == [4, 2, 2, 1, 0.5]
     with pytest.raises(ValueError, match="unknown precision 'fp12'"):
-        b.precision_bytes("fp12")
+        budget.precision_bytes("fp12")
 
 
 def test_lora_params_and_bad_ranks():
-    assert b.lora_params(12288, 96, 2, 4) == 2 * 96 * 2 * 12288 * 4
+    assert budget.lora_params(12288, 96, 2, 4) == 2 * 96 * 2 * 12288 * 4
     with pytest.raises(ValueError, match="rank .* cannot exceed d_model"):
-        b.lora_params(64, 2, 2, 128)
+        budget.lora_params(64, 2, 2, 128)
     with pytest.raises(ValueError, match="must be positive"):
-        b.lora_params(-64, 2, 2, 4)
+        budget.lora_params(-64, 2, 2, 4)
     with pytest.raises(ValueError, match="whole number"):
-        b.lora_params(64, 2, 2, 4.5)
+        budget.lora_params(64, 2, 2, 4.5)
 
 
 def test_activations_follow_korthikanti():
     s, bt, h, a, L = 1024, 1, 4096, 32, 32
-    assert b.activations_gb(s, bt, h, a, L, 34, 5) == pytest.approx(s * bt * h * (34 + 5 * a * s / h) * L / 1e9)
+    assert budget.activations_gb(s, bt, h, a, L, 34, 5) == pytest.approx(s * bt * h * (34 + 5 * a * s / h) * L / 1e9)
     with pytest.raises(ValueError, match="seq_len must be positive"):
-        b.activations_gb(-1, 1, h, a, L, 34, 5)
+        budget.activations_gb(-1, 1, h, a, L, 34, 5)
     with pytest.raises(ValueError, match="heads"):
-        b.activations_gb(s, 1, 8, 16, L, 34, 5)
+        budget.activations_gb(s, 1, 8, 16, L, 34, 5)
 
 
 def test_gradient_checkpointing_keeps_each_layers_input_and_rebuilds_one_layer():
@@ -44,81 +44,81 @@ def test_gradient_checkpointing_keeps_each_layers_input_and_rebuilds_one_layer()
     one_layer = s * bt * h * (34 + 5 * a * s / h)
     # Korthikanti et al., Table 2: full recomputation keeps 2·s·b·h bytes per layer; the book adds the
     # one layer rebuilt during its backward pass.
-    got = b.activations_gb(s, bt, h, a, L, 34, 5, recomputation="full", checkpoint_bytes=2)
+    got = budget.activations_gb(s, bt, h, a, L, 34, 5, recomputation="full", checkpoint_bytes=2)
     assert got == pytest.approx((2 * s * bt * h * L + one_layer) / 1e9)
-    assert got < b.activations_gb(s, bt, h, a, L, 34, 5) / 10
+    assert got < budget.activations_gb(s, bt, h, a, L, 34, 5) / 10
     for kwargs, message in [(dict(recomputation="selective"), "unknown recomputation 'selective'"),
                             (dict(recomputation="full"), "give checkpoint_bytes"),
                             (dict(recomputation="full", checkpoint_bytes=0), "checkpoint_bytes must be positive"),
                             (dict(recomputation="full", checkpoint_bytes=-2), "checkpoint_bytes must be positive"),
                             (dict(checkpoint_bytes=2), "is for recomputation 'full'")]:
         with pytest.raises(ValueError, match=message):
-            b.activations_gb(s, bt, h, a, L, 34, 5, **kwargs)
+            budget.activations_gb(s, bt, h, a, L, 34, 5, **kwargs)
     with pytest.raises(ValueError, match="layers must be positive"):
-        b.activations_gb(s, bt, h, a, 0, 34, 5, recomputation="full", checkpoint_bytes=2)
+        budget.activations_gb(s, bt, h, a, 0, 34, 5, recomputation="full", checkpoint_bytes=2)
     # Which jobs recompute: QLoRA, as its paper runs every experiment; the others keep everything.
-    assert [b.job_recomputation(I, job) for job in b.JOBS] == ["none", "none", "none", "full"]
+    assert [budget.job_recomputation(I, job) for job in budget.JOBS] == ["none", "none", "none", "full"]
     with pytest.raises(ValueError, match="unknown job 'dpo'"):
-        b.job_recomputation(I, "dpo")
+        budget.job_recomputation(I, "dpo")
 
 
 def test_training_memory_by_job():
-    full = b.training_memory(1e9, "full")
+    full = budget.training_memory(1e9, "full")
     assert (full.weights, full.gradients, full.optimizer, full.total) == (2, 2, 12, 16)
-    lora = b.training_memory(1e9, "lora", adapter_params=1e6)
+    lora = budget.training_memory(1e9, "lora", adapter_params=1e6)
     assert lora.weights == 2 and lora.gradients == pytest.approx(0.002) and lora.adapters == pytest.approx(0.002)
-    q = b.training_memory(1e9, "qlora", adapter_params=1e6, quant_constant_bits=0.127)
+    q = budget.training_memory(1e9, "qlora", adapter_params=1e6, quant_constant_bits=0.127)
     assert q.weights == pytest.approx(1e9 * 4.127 / 8 / 1e9)
-    assert b.training_memory(1e9, "full", weight_precision="fp32").weights == 4
+    assert budget.training_memory(1e9, "full", weight_precision="fp32").weights == 4
     for kwargs, message in [(dict(params=-1, job="full"), "params must be positive"),
                             (dict(params=1e9, job="train"), "unknown job 'train'"),
                             (dict(params=1e9, job="lora"), "give adapter_params"),
                             (dict(params=1e9, job="lora", adapter_params=2e9), "cannot be more than params"),
                             (dict(params=1e9, job="full", weight_precision="fp8"), "unknown precision")]:
         with pytest.raises(ValueError, match=message):
-            b.training_memory(**kwargs)
+            budget.training_memory(**kwargs)
 
 
 def test_flops_hours_fits_tokens_residual():
-    assert b.job_flops(1e9, 1e9, "full") == 6e18
-    assert b.job_flops(1e9, 1e9, "lora", lora_speedup=0.25) == pytest.approx(6e18 / 1.25)
+    assert budget.job_flops(1e9, 1e9, "full") == 6e18
+    assert budget.job_flops(1e9, 1e9, "lora", lora_speedup=0.25) == pytest.approx(6e18 / 1.25)
     # QLoRA reports no speed-up: LoRA's measured one is not applied to it.
-    assert b.job_flops(1e9, 1e9, "qlora", lora_speedup=0.25) == 6e18
-    assert b.gpu_hours(3.6e15, 1e12, 1) == pytest.approx(1)
-    assert b.fits(80, 80) and not b.fits(80.1, 80)
-    assert b.tokens_bought(10, 10, 1e9, "full", 6e9, 1) == pytest.approx(3600)
-    assert b.residual(110, 100) == pytest.approx(0.1)
+    assert budget.job_flops(1e9, 1e9, "qlora", lora_speedup=0.25) == 6e18
+    assert budget.gpu_hours(3.6e15, 1e12, 1) == pytest.approx(1)
+    assert budget.fits(80, 80) and not budget.fits(80.1, 80)
+    assert budget.tokens_bought(10, 10, 1e9, "full", 6e9, 1) == pytest.approx(3600)
+    assert budget.residual(110, 100) == pytest.approx(0.1)
     with pytest.raises(ValueError):
-        b.job_flops(1e9, -1, "full")
+        budget.job_flops(1e9, -1, "full")
     with pytest.raises(ValueError, match="unknown job"):
-        b.job_flops(1e9, 1, "rlhf")
+        budget.job_flops(1e9, 1, "rlhf")
     with pytest.raises(ValueError, match="reported must be positive"):
-        b.residual(1, 0)
+        budget.residual(1, 0)
     with pytest.raises(ValueError, match="fraction"):
-        b.gpu_hours(1, 1, 1.5)
+        budget.gpu_hours(1, 1, 1.5)
 
 
 # Each reported figure, rebuilt by the same functions, within a stated tolerance.
 def test_llama7b_table15_hours_within_10_percent():
-    assert abs(b.llama7b_rebuilt(I)["residual"]) < 0.10
+    assert abs(budget.llama7b_rebuilt(I)["residual"]) < 0.10
 
 
 def test_lora_350_gb_within_1_percent_and_its_1_2_tb_not_rebuilt():
-    lo = b.lora_rebuilt(I)
+    lo = budget.lora_rebuilt(I)
     assert abs(lo["lora_residual"]) < 0.01
     # The formula's full fine-tuning is more than twice the paper's 1.2 TB: the chapter names why.
     assert lo["full_residual"] > 1
 
 
 def test_qlora_65b_with_qloras_own_recipe():
-    q = b.qlora_rebuilt(I)
+    q = budget.qlora_rebuilt(I)
     r = q["recipe"]
     # Guanaco 65B's recipe: rank 64 on q, k, v, o and SwiGLU's three matrices, 80 layers of d = 8192,
     # the feed-forward 2/3·4d wide: some 797M adapters (the released 22016 would give 799.5M).
     assert r["rank"] == 64 and r["seq_len"] == 16 + 512 and r["batch"] == 1
     assert r["ffn"] == pytest.approx(2 / 3 * 4 * 8192)
     assert r["adapters"] == pytest.approx(80 * 64 * (4 * 2 * 8192 + 3 * (8192 + 2 / 3 * 4 * 8192)))
-    assert b.all_linear_adapter_params(8192, 22016, 80, 64, 4, 3) == 80 * 64 * (4 * 2 * 8192 + 3 * (8192 + 22016))
+    assert budget.all_linear_adapter_params(8192, 22016, 80, 64, 4, 3) == 80 * 64 * (4 * 2 * 8192 + 3 * (8192 + 22016))
     # Adam's states alone, 12 bytes per adapter parameter: some 9.6 GB.
     assert q["memory"].optimizer == pytest.approx(r["adapters"] * 12 / 1e9)
     assert 9.5 < q["memory"].optimizer < 9.7
@@ -129,21 +129,21 @@ def test_qlora_65b_with_qloras_own_recipe():
     assert q["qlora"] - q["book_adapters"] > 10
     # With every activation kept, at the recipe's short sequences, it breaks 48 GB but fits an 80 GB H100.
     assert not q["no_checkpointing_fits_48"] and q["no_checkpointing_fits_h100"]
-    buys = {(r["job"], r["model"]): r["fits"] for r in b.what_budget_buys(I)}
+    buys = {(r["job"], r["model"]): r["fits"] for r in budget.what_budget_buys(I)}
     assert buys["qlora", "llama65b"] and not buys["lora", "llama65b"]
 
 
 def test_all_linear_adapters_reject_bad_input():
     with pytest.raises(ValueError, match="rank must be a whole number"):
-        b.all_linear_adapter_params(8192, 22016, 80, 6.5, 4, 3)
+        budget.all_linear_adapter_params(8192, 22016, 80, 6.5, 4, 3)
     with pytest.raises(ValueError, match="ffn_width"):
-        b.all_linear_adapter_params(8192, -1, 80, 64, 4, 3)
+        budget.all_linear_adapter_params(8192, -1, 80, 64, 4, 3)
 
 
 def test_guanaco_tokens_are_sourced():
-    assert b.guanaco_tokens(I) == 1875 * 16 * 528
-    rows = {r["model"]: r for r in b.full_ft_on(I, 1e9)}
-    buys = {r["model"]: r for r in b.what_budget_buys(I) if r["job"] == "full"}
+    assert budget.guanaco_tokens(I) == 1875 * 16 * 528
+    rows = {r["model"]: r for r in budget.full_ft_on(I, 1e9)}
+    buys = {r["model"]: r for r in budget.what_budget_buys(I) if r["job"] == "full"}
     for model, r in rows.items():
         assert r["cost"] == pytest.approx(buys[model]["cost"]) and r["bought"] > 0
 
@@ -158,7 +158,7 @@ AGREES = {"zero_gpt2": True, "lora_full": False, "lora_lora": True, "qlora_full"
 
 
 def test_the_formula_against_published_measurements():
-    rows = {r["key"]: r for r in b.measurements(I)}
+    rows = {r["key"]: r for r in budget.measurements(I)}
     assert {k: r["published"] for k, r in rows.items()} == pytest.approx(PUBLISHED_GB)
     assert {k: r["within"] for k, r in rows.items()} == AGREES
     for key, r in rows.items():
@@ -166,11 +166,11 @@ def test_the_formula_against_published_measurements():
         if r["kind"] == "bound":
             assert (r["formula"] < gb) if r["side"] == "below" else (r["formula"] > gb), key
         elif AGREES[key]:
-            tol = b.MEASURED_TOLERANCE if r["kind"] == "measured" else b.ARITHMETIC_TOLERANCE
+            tol = budget.MEASURED_TOLERANCE if r["kind"] == "measured" else budget.ARITHMETIC_TOLERANCE
             assert abs(r["formula"] / gb - 1) <= tol, key
-    assert b.MEASURED_TOLERANCE == 0.10 and b.ARITHMETIC_TOLERANCE == 0.01
+    assert budget.MEASURED_TOLERANCE == 0.10 and budget.ARITHMETIC_TOLERANCE == 0.01
     # The bounds: QLoRA's 65B with checkpointing, and without it (it would break the paper's bound).
-    assert rows["qlora_65b"]["formula"] < 48 < b.qlora_rebuilt(I)["no_checkpointing"]
+    assert rows["qlora_65b"]["formula"] < 48 < budget.qlora_rebuilt(I)["no_checkpointing"]
 
 
 # The new inputs hold what their sources print (tests/test_published_figures.py does this for the articles').
@@ -196,34 +196,34 @@ def test_budget_input_matches_the_printed_figure(name):
 
 
 def test_within_rejects_bad_comparisons():
-    assert b.within(105, 100, "measured") and not b.within(111, 100, "measured")
-    assert b.within(100.5, 100, "arithmetic") and not b.within(102, 100, "arithmetic")
-    assert b.within(40, 48, "bound", "below") and not b.within(50, 48, "bound", "below")
-    assert b.within(800, 780, "bound", "above") and not b.within(700, 780, "bound", "above")
+    assert budget.within(105, 100, "measured") and not budget.within(111, 100, "measured")
+    assert budget.within(100.5, 100, "arithmetic") and not budget.within(102, 100, "arithmetic")
+    assert budget.within(40, 48, "bound", "below") and not budget.within(50, 48, "bound", "below")
+    assert budget.within(800, 780, "bound", "above") and not budget.within(700, 780, "bound", "above")
     for args, message in [((1, 1, "guess"), "unknown kind 'guess'"), ((1, 1, "bound"), "side 'below' or 'above'"),
                           ((1, 1, "bound", "near"), "side 'below' or 'above'"), ((1, 1, "measured", "below"), "side is for bounds"),
                           ((-1, 1, "measured"), "formula must be positive"), ((1, 0, "measured"), "published must be positive")]:
         with pytest.raises(ValueError, match=message):
-            b.within(*args)
+            budget.within(*args)
 
 
 def test_utilisation_comes_from_the_jobs_own_source():
-    assert b.utilisation(I, "gpt2") == (I.llmc_124m_mfu, "llmc_124m_mfu")
-    assert b.utilisation(I, "llama65b") == (I.palm_mfu, "palm_mfu")
-    assert {r["mfu"] for r in b.what_budget_buys(I) if r["model"] == "gpt2"} == {I.llmc_124m_mfu}
+    assert budget.utilisation(I, "gpt2") == (I.llmc_124m_mfu, "llmc_124m_mfu")
+    assert budget.utilisation(I, "llama65b") == (I.palm_mfu, "palm_mfu")
+    assert {r["mfu"] for r in budget.what_budget_buys(I) if r["model"] == "gpt2"} == {I.llmc_124m_mfu}
     with pytest.raises(ValueError, match="unknown model 'gpt5'"):
-        b.utilisation(I, "gpt5")
+        budget.utilisation(I, "gpt5")
 
 
 def test_llmc_runs_within_stated_tolerances():
-    r = b.llmc_rebuilt(I)
+    r = budget.llmc_rebuilt(I)
     assert abs(r["hours_124m_residual"]) < 0.10  # hours from 6ND at the stated utilisation
     assert abs(r["cost_124m_residual"]) < 0.10  # cost from the stated node price
     assert abs(r["cost_1558m_residual"]) < 0.20  # cost at a 2026 price for a 2024 run
 
 
 def test_ladder_is_sorted_and_dated():
-    rungs = b.ladder(I)
+    rungs = budget.ladder(I)
     assert [r["usd"] for r in rungs] == sorted(r["usd"] for r in rungs)
     # The frontier rung: Grok-3 in Epoch AI's model_costs.csv (commit 263c40a), Cloud_Cost.
     assert rungs[-1]["key"] == "grok3" and rungs[-1]["usd"] == pytest.approx(1164146793.78)
@@ -256,8 +256,8 @@ def test_every_budget_input_moves_a_glued_figure(name):
 
 
 def test_ladder_chart_has_a_slider_and_draws():
-    from lib import charts
-    spec = charts.budget_ladder(budget_page.ladder_rows(I, "en"), "en", b.budget_usd(I)).to_dict()
+    from lib.site import charts
+    spec = charts.budget_ladder(budget_page.ladder_rows(I, "en"), "en", budget.budget_usd(I)).to_dict()
     assert any(p.get("bind") for p in spec.get("params", []))
     with pytest.raises(ValueError):
         charts.budget_ladder([], "en", 1)

@@ -3,10 +3,10 @@ or a wrong number) for bad input."""
 
 import pytest
 
-from lib import compute
-from lib.calculator import describe, rental_calculator, rental_presets
-from lib.figure import Figure
-from lib.inputs import load_inputs
+from lib.chapters import compute
+from lib.calculators.rental import describe, rental_calculator, rental_presets
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -62,7 +62,7 @@ def test_describe_refuses_a_budget_below_zero():
 
 import itertools
 
-from lib.calculator import CHIP_RUNS, PRESET_SIGNAL, RANGES, rental_chart, rental_lines, rental_presets, rental_readout
+from lib.calculators.rental import CHIP_RUNS, PRESET_SIGNAL, RANGES, rental_chart, rental_lines, rental_presets, rental_readout
 
 from .vega import grid_readouts, texts
 
@@ -73,14 +73,14 @@ GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000),
 
 
 def expected(lang: str, gpus: float, days: float, price: float, chips: bool = False) -> list[str]:
-    """The readout as lib computes and writes it (lib.compute, lib.figure), in chips for a chip run."""
+    """The readout as lib computes and writes it (lib.chapters.compute, lib.core.figure), in chips for a chip run."""
     return rental_readout(lang, gpus, days, price, CHIP_RUNS[0] if chips else "")
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
-    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
-    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.chapters.compute
+    and lib.core.figure, to the displayed precision: editing a formula on one side only fails here."""
     import pandas as pd
 
     lines = rental_lines(lang, "datum.gpus", "datum.days", "datum.price", chips="datum.chips")
@@ -107,8 +107,8 @@ def test_the_static_calculator_starts_at_its_run_and_each_run_reads_what_lib_com
 def test_each_run_is_priced_as_its_chapter_prices_it():
     """PaLM's reported chip-hours at the on-demand TPU v4 price are the second chapter's figure at
     that price; MosaicML's run at its implied price is its own published figure."""
-    from lib.claims import load_claims
-    from lib.recompute.article2 import palm_cost
+    from lib.core.claims import load_claims
+    from lib.chapters.article2 import palm_cost
 
     i = load_inputs()
     presets = rental_presets(i)
@@ -128,7 +128,7 @@ def test_the_static_calculator_refuses_an_unknown_run_and_keeps_every_run_in_its
 
 
 def test_a_bad_input_that_is_not_a_number_problem_still_reads_in_the_language():
-    from lib.words import error
+    from lib.core.errors import error
 
     assert error(ValueError("something else"), "es") == "Entrada no válida"
     assert error(compute.BadInput("gpus", "positive", "gpus must be positive"), "en") == "GPUs: must be more than zero"

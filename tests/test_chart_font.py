@@ -1,5 +1,5 @@
 """The charts are drawn the same on any machine: every chart writes in the book's own font
-(lib/fonts.py), which holds every character the charts can write, and vl-convert's render of every
+(lib/site/fonts.py), which holds every character the charts can write, and vl-convert's render of every
 committed chart with the machine's fonts hidden is the committed one.
 
 Without its own font, a glyph missing from vl-convert's bundled Liberation Sans (the superscripts of
@@ -10,19 +10,16 @@ fonts are installed and 479 px where they are not, and nbval failed though no nu
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 import unicodedata
 
 import pytest
 from fontTools.ttLib import TTFont
 
-from lib import fonts
-from lib.charts import first_paint
+from lib.site import fonts
+from lib.site.charts import first_paint
 
-from .hidden_fonts import ROOT, font_dirs, hidden_fonts_command, unshare_refused
+from .hidden_fonts import ROOT
 
 CHARTS = fonts.committed_charts()
 SHIPPED = {weight: (fonts.FONTS / f"{stem}.ttf", fonts.WEB_FONTS / f"{stem}.woff2")
@@ -119,25 +116,18 @@ def test_the_first_paint_names_the_font_once():
     assert first_paint(mixed) == mixed
 
 
-def test_the_charts_render_as_committed_with_the_machines_fonts_hidden():
+def test_the_charts_render_as_committed_with_the_machines_fonts_hidden(hidden_fonts_render):
     """vl-convert renders every committed chart again where only its bundled fonts and the book's
-    own are left (an empty tmpfs over each system font folder, in a mount namespace of this one
+    own are left (an empty tmpfs over each system font folder, in a mount namespace of that one
     command), in a time zone fourteen hours from UTC and the C locale, and gets the committed first
-    paints byte for byte. Where a mount namespace is refused
-    (not root), the same render with the machine's fonts: with every character in the shipped font
-    (checked above), no system font can take part in it."""
-    dirs = font_dirs()
-    refused = unshare_refused(dirs[0]) if dirs else "no system font folder to hide"
-    if refused is None:
-        command = hidden_fonts_command(dirs)
-    else:
-        command = [sys.executable, "-m", "tests.hidden_fonts"]
-        print(f"fonts not hidden ({refused}): rendered with the machine's fonts")
-    # And in another time zone and locale than the build's: no chart output depends on either.
-    env = os.environ | {"TZ": "Pacific/Kiritimati", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8", "LANGUAGE": ""}
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert run.returncode == 0, f"{' '.join(command)}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
-    result = json.loads(run.stdout.strip().splitlines()[-1])
+    paints byte for byte (tests/hidden_fonts.py, started beside the other tests). Where a mount
+    namespace is refused (not root), the same render with the machine's fonts: with every character
+    in the shipped font (checked above), no system font can take part in it."""
+    run = hidden_fonts_render
+    if run["refused"] is not None:
+        print(f"fonts not hidden ({run['refused']}): rendered with the machine's fonts")
+    assert run["status"] == 0, f"{' '.join(run['command'])}:\n{run['stdout'][-3000:]}\n{run['stderr'][-3000:]}"
+    result = json.loads(run["stdout"].strip().splitlines()[-1])
     assert result["charts"] == len(CHARTS)
     assert result["differences"] == [], (
         "rendered with the machine's fonts hidden, these charts differ from their committed outputs "

@@ -1,4 +1,4 @@
-"""The charts write numbers the way lib.fmt does: what Vega computes on the page (the reader's
+"""The charts write numbers the way lib.core.fmt does: what Vega computes on the page (the reader's
 bar, the axis ticks) is checked against lib, by rendering each chart with vl-convert."""
 
 import re
@@ -6,10 +6,11 @@ import re
 import pytest
 import vl_convert as vlc
 
-from lib import charts, fmt
-from lib.claims import load_claims
-from lib.inputs import load_inputs
-from lib.recompute.article1 import opt_cost_scenarios
+from lib.site import charts
+from lib.core import fmt
+from lib.core.claims import load_claims
+from lib.core.inputs import load_inputs
+from lib.chapters.article1 import opt_cost_scenarios
 
 from .conftest import LANGS
 
@@ -52,7 +53,7 @@ def test_no_si_prefix_or_raw_number_on_the_axes(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_predicted_compute_chart_writes_powers_of_ten_as_lib_does(lang):
-    from lib import costs
+    from lib.chapters import costs
 
     texts = svg_text(charts.predicted_vs_reported(costs.predicted_rows(costs.load(), lang), lang), lang)
     assert "10²³" in texts and "10²⁴" in texts, texts
@@ -80,7 +81,7 @@ def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
     among the compiled signals; a chart with no presets gets no patch."""
     import vl_convert as vlc
 
-    from lib.calculator import PRESET_SIGNAL, SIGNALS, rental_chart
+    from lib.calculators.rental import PRESET_SIGNAL, SIGNALS, rental_chart
 
     spec = rental_chart("es").to_dict()
     patch = charts.react_patch(spec)
@@ -96,7 +97,7 @@ def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():
     "0.57" stays "0.57", "1,022,362" stays whole."""
     import re
 
-    from lib import decomposition
+    from lib.chapters import decomposition
 
     for lang in ("es", "en"):
         spec = charts.cost_ladder(decomposition.chart_rows(lang), lang).to_dict()

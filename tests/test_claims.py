@@ -11,12 +11,15 @@ from functools import lru_cache
 import nbformat
 import pytest
 
-from lib import budget_page, costs, page, published
-from lib.claims import (APPROXIMATE_FACTOR, POLICY, agrees, check_all, judge, load_claims)
-from lib.figure import Figure
-from lib.inputs import load_inputs
-from lib.recompute.article2 import home_figures
-from lib.words import words
+from lib.site import costs_page
+from lib.site import budget_page, page
+from lib.chapters import published
+from lib.core.claims import APPROXIMATE_FACTOR, POLICY, RECOMPUTE, agrees, judge, load_claims
+from lib.chapters.verdicts import check, check_all
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.chapters.article2 import home_figures
+from lib.core.words import words
 
 from .conftest import LANGS, ROOT
 
@@ -181,14 +184,26 @@ def changed_inputs():
                 yield name, inputs.scaled(name, factor)
 
 
+def inputs_read() -> dict[str, set[str]]:
+    """For each claim, the inputs its recomputation reads: only those can change its verdict."""
+    claims, inputs = load_claims(), load_inputs()
+    read = {}
+    for cid in CHECKED:
+        read[cid] = set()
+        RECOMPUTE[cid](inputs.recording(read[cid]), claims)
+    return read
+
+
 @lru_cache(maxsize=1)
 def verdict_changes() -> dict[str, set[str]]:
-    """For each claim, the inputs whose change alone changes its verdict or the mismatches it names."""
+    """For each claim, the inputs whose change alone changes its verdict or the mismatches it names
+    (each change rechecks the claims that read the input)."""
     changes: dict[str, set[str]] = {cid: set() for cid in CHECKED}
-    claims = load_claims()
+    claims, read = load_claims(), inputs_read()
     for name, inputs in changed_inputs():
+        readers = [claims[cid] for cid in CHECKED if name in read[cid]]
         try:
-            after = check_all(inputs, claims=claims)
+            after = [check(claim, inputs, claims) for claim in readers]
         except ValueError:
             continue  # an impossible input (a utilisation above 1, an end before its start) is refused
         for c in after:
@@ -238,9 +253,9 @@ def snapshot(inputs) -> dict:
         values[f"B.{name}"] = figure.raw()
     for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table, budget_page.ladder_table):
         values[f"B.{table.__name__}"] = table(inputs, "en")
-    for name, figure in costs.chapter_figures(inputs).items():
+    for name, figure in costs_page.chapter_figures(inputs).items():
         values[f"costs.{name}"] = figure.raw()
-    values["costs.table"] = published.table_markdown(published.table_rows(inputs), "en")
+    values["costs.table"] = costs_page.table_markdown(published.table_rows(inputs), "en")
     return values
 
 
@@ -283,7 +298,7 @@ def test_each_chapter_shows_every_claim_of_its_article(article):
 
 
 def test_both_sides_of_every_mismatch_read_in_both_languages():
-    from lib.words import fact
+    from lib.core.words import fact
 
     for checked in CHECKED.values():
         for m in checked.claim.mismatches:
@@ -299,7 +314,7 @@ def checked_with(inputs) -> dict:
 
 
 def test_coverage_words_are_chosen_by_the_share_of_the_cost_paid():
-    from lib.recompute.article1 import coverage
+    from lib.chapters.article1 import coverage
 
     assert coverage(1.0, 0.1) == "entirely"
     assert coverage(0.1, 0.1) == "partly"
@@ -309,7 +324,7 @@ def test_coverage_words_are_chosen_by_the_share_of_the_cost_paid():
 
 
 def test_what_200_euros_pay_of_a_full_fine_tuning_on_a_sourced_data_size():
-    from lib import budget
+    from lib.chapters import budget
 
     checked = CHECKED["A1-budget-full-ft-partial"]
     # The data size is sourced (QLoRA's Guanaco 65B run, an upper bound), not a round number.
@@ -356,7 +371,7 @@ def test_the_mid_flight_changes_the_article_quotes_are_the_learning_rate_s():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_ledger_csv_gives_quoted_sources_as_plain_text(lang):
-    from lib import ledger
+    from lib.site import ledger
 
     assert ledger.plain('dice <q lang="en">on-par or better</q> que', lang) == "dice {}on-par or better{} que".format(*ledger.QUOTE_MARKS[lang])
     assert "<q" not in ledger.csv_text(lang)

@@ -1,5 +1,5 @@
-"""The compute calculator (lib/compute_calculator.py): the static chart's Vega formulas agree with
-lib.compute and lib.figure on a grid, it starts where the costs chapter's "From FLOPs to hours"
+"""The compute calculator (lib/calculators/compute.py): the static chart's Vega formulas agree with
+lib.chapters.compute and lib.core.figure on a grid, it starts where the costs chapter's "From FLOPs to hours"
 section does, it refuses values outside its sliders; the live widget computes with lib and answers
 bad input with a message in the reader's language and no number."""
 
@@ -10,11 +10,11 @@ import re
 import pandas as pd
 import pytest
 
-from lib import compute
-from lib.compute_calculator import (BILLION, RANGES, compute_calculator, compute_chart, compute_lines, devices, start)
-from lib.figure import Figure
-from lib.inputs import load_inputs
-from lib.words import words
+from lib.chapters import compute
+from lib.calculators.compute import BILLION, RANGES, compute_calculator, compute_chart, compute_lines, devices, start
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.core.words import words
 
 from .vega import grid_readouts, texts
 
@@ -47,7 +47,7 @@ def figures(params: float, tokens: float, peak: float, utilisation: float, price
 
 
 def expected(lang: str, params_b: float, tokens_b: float, peak: float, utilisation: float, price: float) -> list[str]:
-    """The seven lines as lib.compute and lib.figure give them (parameters and tokens in billions;
+    """The seven lines as lib.chapters.compute and lib.core.figure give them (parameters and tokens in billions;
     the TPU's hours are chip-hours)."""
     params, tokens = params_b * BILLION, tokens_b * BILLION
     flops, hours, cost = figures(params, tokens, peak, utilisation, price)
@@ -77,8 +77,8 @@ def test_the_grid_reaches_every_way_of_writing_the_figures():
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_static_calculator_computes_what_lib_computes_on_a_grid(lang):
-    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.compute
-    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.chapters.compute
+    and lib.core.figure, to the displayed precision: editing a formula on one side only fails here."""
     lines = compute_lines(lang, "datum.params", "datum.tokens", "datum.peak", "datum.utilisation", "datum.price", I)
     got = grid_readouts(pd.DataFrame(GRID, columns=["params", "tokens", "peak", "utilisation", "price"]), lines, lang)
     want = [expected(lang, *point) for point in GRID]

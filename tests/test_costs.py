@@ -1,4 +1,4 @@
-"""The costs chapter (lib/costs.py): its arithmetic, the published figures it reproduces, the
+"""The costs chapter (lib/chapters/costs.py): its arithmetic, the published figures it reproduces, the
 LLaMA paper's Table 15 pinned, and every one of its inputs moving a figure the chapter glues."""
 
 import datetime as dt
@@ -6,7 +6,9 @@ import tomllib
 
 import pytest
 
-from lib import charts, costs, published
+from lib.site import costs_page
+from lib.site import charts
+from lib.chapters import costs, published
 
 I = costs.load()
 
@@ -72,7 +74,7 @@ def test_chart_refuses_nothing_to_draw_and_draws_both_languages():
     with pytest.raises(ValueError):
         charts.cost_methods([], [], "en")
     for lang in ("es", "en"):
-        spec = charts.cost_methods(*costs.chart_rows(I, lang), lang).to_dict()
+        spec = charts.cost_methods(*costs_page.chart_rows(I, lang), lang).to_dict()
         assert spec["usermeta"] == {"lang": lang}
 
 
@@ -101,7 +103,7 @@ def test_a_wrong_pue_fails_table_15():
 # ---------------------------------------------------------------- every input moves a glued figure
 
 def snapshot(inputs) -> dict:
-    return {name: f.raw() for name, f in costs.chapter_figures(inputs).items()}
+    return {name: f.raw() for name, f in costs_page.chapter_figures(inputs).items()}
 
 
 BEFORE = snapshot(I)
@@ -161,13 +163,13 @@ def test_opt_logbook_flops_are_megatron_s_count_with_recomputation_and_its_hours
 def test_the_logbook_count_is_worded_by_the_numbers(monkeypatch, factor, key):
     """Whether Megatron-LM's count gives the logbook's FLOPs is said only while it does: with another
     logbook figure, the glued words change."""
-    from lib import page
-    from lib.words import words
+    from lib.site import page
+    from lib.core.words import words
 
     glued = {}
     monkeypatch.setattr(page, "glue", lambda name, value, display=True: glued.__setitem__(name, value))
     monkeypatch.setattr(page, "glue_figures", lambda *args, **kwargs: None)
     inputs = I if factor == 1.0 else I.replace("opt_total_flops", value=I.opt_total_flops * factor)
     for lang in ("es", "en"):
-        costs.glue_chapter(lang, inputs)
+        costs_page.glue_chapter(lang, inputs)
         assert glued["costs.opt.logbook_status"] == words(lang)["costs"]["logbook_status"][key]

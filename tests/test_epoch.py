@@ -1,4 +1,4 @@
-"""lib.epoch reproduces Epoch AI's model_costs.csv; its inputs move its figures; bad inputs are refused."""
+"""lib.chapters.epoch reproduces Epoch AI's model_costs.csv; its inputs move its figures; bad inputs are refused."""
 
 import copy
 import dataclasses
@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 import pytest
 
-from lib import epoch
+from lib.chapters import epoch
 
 # model_costs.csv at Epoch's commit e13599f8f21960b504fd6a45f14c7945b8129ccd, typed from the file:
 # (Cloud_Cost, Hardware_Acquisition_Cost, Hardware_Capex_Energy_Cost), December 2024 USD.

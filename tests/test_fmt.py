@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from lib import fmt
-from lib.figure import Figure
+from lib.core import fmt
+from lib.core.figure import Figure
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_a_figure_in_an_unknown_unit_is_refused():
 def test_rounding_that_reaches_the_next_scale_takes_its_word(value, unit, style, es, en):
     """999,999,000 at two decimals is one billion, not "1,000 billion" (the scale word and the
     divisor come from the same rounded value)."""
-    from lib.figure import Figure
+    from lib.core.figure import Figure
 
     assert Figure.of(value, unit, **style).format("es") == es
     assert Figure.of(value, unit, **style).format("en") == en

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from lib.inputs import DATED_UNITS, UNITS, InputError, bib_keys, load_inputs
+from lib.core.inputs import DATED_UNITS, UNITS, InputError, bib_keys, load_inputs
 
 
 def test_every_input_has_provenance():

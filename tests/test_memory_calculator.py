@@ -1,4 +1,4 @@
-"""The memory calculator of the budget chapter: the static chart's formulas against lib.budget on a
+"""The memory calculator of the budget chapter: the static chart's formulas against lib.chapters.budget on a
 grid (rendered with vl-convert), its start at the chapter's example, its ranges, and the live
 widget (a readout in the reader's language, a message and no number for bad input)."""
 
@@ -9,19 +9,17 @@ import re
 import pandas as pd
 import pytest
 
-from lib import budget as b
-from lib.budget_page import _memory
-from lib.figure import Figure
-from lib.inputs import load_inputs
-from lib.memory_calculator import (LINES, PRECISIONS, RANGES, START_CHECKPOINTING, START_MODEL, START_PRECISION,
-                                   memories, memory_calculator, memory_chart, memory_fields, memory_lines, readout)
-from lib.words import words
+from lib.chapters import budget
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.calculators.memory import LINES, PRECISIONS, RANGES, START_CHECKPOINTING, START_MODEL, START_PRECISION, memory_calculator, memories, memory_chart, memory_fields, memory_lines, readout
+from lib.core.words import words
 
 from .conftest import LANGS
 from .vega import grid_readouts, texts
 
 I = load_inputs()
-MODELS = [key for key, *_ in b.SIZES]
+MODELS = [key for key, *_ in budget.SIZES]
 # 3 models x 4 precisions x 2 ranks x 2 GPUs x checkpointing off and on = 96 points: every model and
 # precision, the lowest and the highest rank, GPU memories on either side of several totals (LLaMA 65B
 # in nf4 fits 80 GB with checkpointing and not without: QLoRA's case).
@@ -29,19 +27,19 @@ GRID = list(itertools.product(MODELS, PRECISIONS, (1, 256), (24, 80), (False, Tr
 
 
 def expected(lang: str, model: str, precision: str, rank: float, gpu: float, checkpointing: bool = False) -> list[str]:
-    """The readout written from lib.budget directly: training_memory, lora_params, activations_gb, fits."""
+    """The readout written from lib.chapters.budget directly: training_memory, lora_params, activations_gb, fits."""
     text = words(lang)["calculator_memory"]
-    _, params, d_model, heads, layers = next(s for s in b.SIZES if s[0] == model)
+    _, params, d_model, heads, layers = next(s for s in budget.SIZES if s[0] == model)
     full_kw = dict(recomputation="full", checkpoint_bytes=I.activation_checkpoint_bytes) if checkpointing else {}
-    acts = b.activations_gb(b.EXAMPLE_SEQ_LEN, b.EXAMPLE_BATCH, I[d_model].value, I[heads].value, I[layers].value,
+    acts = budget.activations_gb(budget.EXAMPLE_SEQ_LEN, budget.EXAMPLE_BATCH, I[d_model].value, I[heads].value, I[layers].value,
                             I.activation_linear_bytes, I.activation_attention_bytes, **full_kw)
     kw = dict(activations=acts, gradient_bytes=I.bytes_fp16_gradient, optimizer_bytes=I.bytes_adam_states)
-    full = b.training_memory(I[params].value, "full", **kw)
-    adapters = b.lora_params(I[d_model].value, I[layers].value, I.lora_adapted_matrix_types, rank)
-    lora = b.training_memory(I[params].value, "lora", adapter_params=adapters, weight_precision=precision,
+    full = budget.training_memory(I[params].value, "full", **kw)
+    adapters = budget.lora_params(I[d_model].value, I[layers].value, I.lora_adapted_matrix_types, rank)
+    lora = budget.training_memory(I[params].value, "lora", adapter_params=adapters, weight_precision=precision,
                              quant_constant_bits=I.qlora_constant_bits, **kw)
-    shown = lambda gb: _memory(gb).format(lang)  # noqa: E731
-    fits = lambda m: text["fits"] if b.fits(m.total, gpu) else text["no_fit"]  # noqa: E731
+    shown = lambda gb: Figure.memory(gb).format(lang)  # noqa: E731
+    fits = lambda m: text["fits"] if budget.fits(m.total, gpu) else text["no_fit"]  # noqa: E731
     return [
         text["settings"].format(rank=Figure.of(rank, "count").format(lang), gpu=Figure.of(gpu, "GB").format(lang)),
         text["full"].format(memory=shown(full.total), fits=fits(full)),
@@ -49,14 +47,14 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float, che
         text["weights"].format(memory=shown(lora.weights)),
         text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
         text["activations_full" if checkpointing else "activations"].format(
-            tokens=Figure.of(b.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
+            tokens=Figure.of(budget.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
     ]
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang):
-    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.budget
-    and lib.figure, to the displayed precision: editing a formula on one side only fails here."""
+    """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.chapters.budget
+    and lib.core.figure, to the displayed precision: editing a formula on one side only fails here."""
     got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu", "ckpt"]),
                         memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt"), lang,
                         fields=memory_fields("datum.model", "datum.precision", "datum.rank", "datum.ckpt", I),
@@ -81,7 +79,7 @@ def test_the_static_memory_calculator_starts_at_the_chapters_example(lang):
     start = (START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
     assert texts(memory_chart(lang, *start, I), lang)[:len(LINES)] == expected(lang, *start, START_CHECKPOINTING)
     # Its first picture is the chapter's: LLaMA 7B's full fine-tuning and LoRA in the memory table.
-    scales = b.three_scales(I)
+    scales = budget.three_scales(I)
     assert START_MODEL == "llama7b"
     full, lora = (Figure.of(scales[job]["memory"].total, "GB", decimals=1).format(lang) for job in ("full", "lora"))
     assert full in expected(lang, *start)[1] and lora in expected(lang, *start)[2]
@@ -99,7 +97,7 @@ def test_the_static_memory_calculator_refuses_values_outside_its_controls():
     with pytest.raises(ValueError, match="checkpointing is on or off"):
         memories(START_MODEL, START_PRECISION, I.lora_rank, I, checkpointing="full")
     # Every rank the slider reaches is one LoRA can take for every model (rank <= d_model).
-    assert all(RANGES["rank"][1] <= I[d].value for _, _, d, _, _ in b.SIZES)
+    assert all(RANGES["rank"][1] <= I[d].value for _, _, d, _, _ in budget.SIZES)
 
 
 def test_the_controls_have_their_own_signal_names():

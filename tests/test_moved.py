@@ -1,8 +1,8 @@
-"""`make diff` (lib.moved): what moved since a commit, in a few readable lines."""
+"""`make diff` (lib.site.moved): what moved since a commit, in a few readable lines."""
 
 import json
 
-from lib import moved
+from lib.site import moved
 
 
 def _notebook(**records) -> str:
@@ -34,3 +34,18 @@ def test_an_input_line_says_old_and_new_with_the_date_seen():
 def test_an_unknown_commit_is_a_clear_message(capsys):
     assert moved.main(["no-such-commit"]) == 2
     assert "no such commit" in capsys.readouterr().err
+
+
+def test_a_failing_nbval_cell_names_the_glue_key_and_both_values_first():
+    from .nbval_report import what_moved
+
+    def record(name, text):
+        return {"output_type": "display_data", "metadata": {"scrapbook": {"name": name}},
+                "data": {"application/papermill.record/text/plain": "<IPython.core.display.Markdown object>",
+                         "application/papermill.record/text/markdown": text}}
+
+    committed = [record("A1.price", "$3.99 per GPU-hour"), record("A1.count", "24")]
+    new = [record("A1.price", "$3.89 per GPU-hour"), record("A1.count", "24")]
+    message = what_moved("en/article1.ipynb", committed, new)
+    assert "en/article1.ipynb: 1 glued value(s)" in message and "A1.price: $3.99 per GPU-hour → $3.89 per GPU-hour" in message
+    assert what_moved("en/article1.ipynb", committed, committed) == ""

@@ -75,10 +75,90 @@ def test_every_glued_key_is_used_only_if_glued(name):
 
 @pytest.mark.parametrize("name", [p.name for p in chapter_notebooks()])
 def test_each_cell_prints_one_stream_as_the_site_shows_it(name):
-    """lib.notebooks coalesces a cell's stdout into one output, as the build and nbval see it: two
+    """lib.site.notebooks coalesces a cell's stdout into one output, as the build and nbval see it: two
     pieces of one print would otherwise show on two lines of the page."""
     for lang in ("es", "en"):
         nb = nbformat.read(ROOT / "book" / lang / name, 4)
         for cell in nb.cells:
             names = [o.get("name") for o in cell.get("outputs", []) if o.get("output_type") == "stream"]
             assert len(names) == len(set(names)), f"{lang}/{name}: a cell with split streams: {names}"
+
+
+# ---------------------------------------------------------------- the chapters' text notebooks
+
+from lib.site.notebooks import read_text, text_notebook  # noqa: E402
+
+GLUE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|\{glue:md\} (\S+)")
+CITE = re.compile(r"\{cite(?::\w+)?\}`([^`]+)`")
+HEADING = re.compile(r"^(#{1,6}) ", re.M)
+DIRECTIVE = re.compile(r"^(?:```|:::)\{(\w[\w:-]*)\}", re.M)
+
+
+def cells_of(nb) -> list[tuple]:
+    """What a notebook's cells are, for comparing a text notebook with its executed .ipynb."""
+    return [(c.cell_type, c.source.rstrip("\n"), c.metadata.get("tags", [])) for c in nb.cells]
+
+
+@pytest.mark.parametrize("lang", ("es", "en"))
+@pytest.mark.parametrize("name", notebooks())
+def test_each_notebook_is_its_text_executed(name, lang):
+    """book/<lang>/<name>.ipynb has the cells of its text notebook (book/_text/<lang>/<name>.md):
+    an edit to either alone fails here, and says what to run."""
+    path = ROOT / "book" / lang / name
+    text, executed = cells_of(read_text(path)), cells_of(nbformat.read(path, 4))
+    hint = f"{text_notebook(path).relative_to(ROOT)} and {path.relative_to(ROOT)} differ"
+    assert len(text) == len(executed), f"{hint}: {len(text)} cells against {len(executed)}. Run `make notebooks`."
+    for n, (a, b) in enumerate(zip(text, executed), 1):
+        assert a == b, f"{hint} at cell {n} ({a[0]}: {a[1][:80]!r}). Run `make notebooks`."
+
+
+def structure(cell) -> tuple:
+    """What must be the same in both languages' version of one cell: its type and tags; for prose,
+    its heading levels, glue keys, citations and directives, in order (code is compared whole above)."""
+    source = cell.source
+    shape = (cell.cell_type, tuple(cell.metadata.get("tags", [])))
+    if cell.cell_type != "markdown":
+        return shape
+    return shape + (tuple(len(h) for h in HEADING.findall(source)),
+                    tuple(a or b for a, b in GLUE.findall(source)), tuple(CITE.findall(source)),
+                    tuple(DIRECTIVE.findall(source)))
+
+
+def structural_differences(es, en) -> list[str]:
+    """Where two languages' versions of a chapter part ways, cell by cell (empty when they do not)."""
+    out = []
+    if len(es.cells) != len(en.cells):
+        out.append(f"{len(es.cells)} cells in Spanish, {len(en.cells)} in English")
+    for n, (a, b) in enumerate(zip(es.cells, en.cells), 1):
+        if structure(a) != structure(b):
+            out.append(f"cell {n}: es {structure(a)[2:] or structure(a)} / en {structure(b)[2:] or structure(b)}\n"
+                       f"  es: {a.source[:100]!r}\n  en: {b.source[:100]!r}")
+    return out
+
+
+@pytest.mark.parametrize("name", notebooks())
+def test_both_languages_say_it_in_the_same_structure(name):
+    """Paragraph by paragraph, the two languages have the same sections, cards, figures and sources."""
+    es, en = (read_text(ROOT / "book" / lang / name) for lang in ("es", "en"))
+    differences = structural_differences(es, en)
+    assert not differences, f"{name}:\n" + "\n".join(differences[:5])
+
+
+def test_the_structure_check_finds_a_card_left_out_of_one_language():
+    es = read_text(ROOT / "book" / "es" / "article1.ipynb")
+    en = read_text(ROOT / "book" / "en" / "article1.ipynb")
+    card = next(n for n, c in enumerate(es.cells) if "{glue:md} A1-" in c.source)
+    es.cells[card].source = es.cells[card].source.split("```", 2)[-1]  # the first card of the cell removed
+    assert structural_differences(es, en)
+    es.cells.pop(card)
+    assert structural_differences(es, en)
+
+
+@pytest.mark.parametrize("lang", ("es", "en"))
+def test_every_claim_has_its_card_in_its_chapter(lang):
+    from lib.core.claims import load_claims
+
+    for article in (1, 2):
+        source = "\n".join(c.source for c in read_text(ROOT / "book" / lang / f"article{article}.ipynb").cells)
+        missing = [c.id for c in load_claims().values() if c.article == article and f"{{glue:md}} {c.id}.box" not in source]
+        assert not missing, f"{lang}/article{article}: no card for {missing} (see the README, 'Adding a claim')"

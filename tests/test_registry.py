@@ -9,7 +9,7 @@ import tomllib
 
 import pytest
 
-from lib.claims import CLAIMS_DIR, load_claims
+from lib.core.claims import CLAIMS_DIR, load_claims
 
 from .conftest import shared_path
 

@@ -7,7 +7,7 @@ from urllib.parse import urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from lib.claims import check_all
+from lib.chapters.verdicts import check_all
 
 from .conftest import LANGS
 
@@ -68,6 +68,17 @@ def test_each_claim_shows_its_numbers_in_the_page_language(built_site, lang, art
                 figures[name] = figure.format(lang).replace("\u00a0", " ")
         for name, shown in figures.items():
             assert shown in text, f"{checked.claim.id} {name} '{shown}' is not on the {lang} page"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("article", sorted(CHAPTERS))
+def test_each_claim_has_its_card_on_its_chapter_page(built_site, lang, article):
+    """One card a claim, with its id and its verdict, on its chapter's page in each language."""
+    cards = soup(built_site / lang / f"{CHAPTERS[article]}.html").select("div.claim")
+    titles = [re.sub(r"\s+", " ", c.select_one(".admonition-title").get_text(" ")).strip() for c in cards]
+    for checked in check_all(article=article):
+        label = f"{checked.verdict_label(lang)} · {checked.claim.id}"
+        assert titles.count(label) == 1, f"{lang}/{CHAPTERS[article]}: {titles.count(label)} cards titled {label!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -143,7 +154,7 @@ def chrome(html):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_interface_words_come_from_the_language_table(built_site, lang):
-    from lib.build import languages
+    from lib.site.build import languages
 
     table = languages()[lang]
     english = set(languages()["en"]["theme"]) | {"Search this book...", "Show code cell source", "Hide code cell source"}
@@ -218,7 +229,7 @@ def test_sitemap_lists_every_page_with_its_alternates(built_site, tmp_path):
     import shutil
     import xml.etree.ElementTree as ET
 
-    from lib.build import write_sitemap
+    from lib.site.build import write_sitemap
 
     site = tmp_path / "site"
     for lang in LANGS:

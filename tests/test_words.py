@@ -1,6 +1,6 @@
 """One table of interface words per language (lib/data/words): the same keys in both."""
 
-from lib.words import LANGS, WORDS
+from lib.core.words import LANGS, WORDS
 
 
 def keys(table: dict, prefix: str = "") -> set[str]:

@@ -9,7 +9,7 @@ import altair as alt
 import pandas as pd
 import vl_convert as vlc
 
-from lib import charts
+from lib.site import charts
 
 
 def svg(chart, lang: str) -> str:

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from sphinx.application import Sphinx
 
-from lib.words import words
+from lib.core.words import words
 
 CHART = 'class="vega-chart"'
 LEDGER = "ledger"

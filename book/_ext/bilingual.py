@@ -1,6 +1,6 @@
 """Sphinx extension: one book, built once per language from the same config and toc.
 
-- lib/data/words/<lang>.toml (through lib.words) holds what differs between languages; the
+- lib/data/words/<lang>.toml (through lib.core.words) holds what differs between languages; the
   build's `language` picks the entry, and the page title comes from it.
 - Every page gets hreflang alternates for all languages, a visible link to the
   same page in the other language, and a link back to the bilingual landing page.
@@ -31,8 +31,8 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
-from lib.binder import launch_url
-from lib.words import LANGS, words as book_words
+from lib.site.binder import launch_url
+from lib.core.words import LANGS, words as book_words
 
 
 def _languages(config: Config) -> dict:

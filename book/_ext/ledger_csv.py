@@ -1,7 +1,7 @@
 """Sphinx extension: the fact-check ledger's build-time parts, from the claims registry.
 
 - ledger.csv (in the page's language) beside the ledger page, and costs.csv, the published
-  training costs the costs chapter reproduces (lib.costs.published_csv);
+  training costs the costs chapter reproduces (lib.chapters.costs.published_csv);
 - on the page that holds the ledger table, the data its script (book/_static/ledger.js) needs:
   the number each figure column sorts by, and the script's words in the page's language (from
   lib/data/words)."""
@@ -14,18 +14,19 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-from lib import costs, ledger
+from lib.site import costs_page
+from lib.site import ledger
 
-from lib.words import words
+from lib.core.words import words
 
-# Column positions in lib.ledger's table (id, verdict, where, quote, stated, recomputed, ...).
+# Column positions in lib.site.ledger's table (id, verdict, where, quote, stated, recomputed, ...).
 FIGURE_COLUMNS = {"stated": 4, "recomputed": 5}
 
 
 def write_csv(app: Sphinx, exception: Exception | None) -> None:
     if exception is None and app.builder.format == "html":
         Path(app.outdir, "ledger.csv").write_text(ledger.csv_text(app.config.language), encoding="utf8")
-        Path(app.outdir, "costs.csv").write_text(costs.published_csv(app.config.language), encoding="utf8")
+        Path(app.outdir, "costs.csv").write_text(costs_page.published_csv(app.config.language), encoding="utf8")
 
 
 def add_sort_values(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

@@ -1,0 +1,192 @@
+"""The compute calculator: parameters and training tokens → training FLOPs (C = k·N·D) → hours on
+a chip at a utilisation → cost at a price per GPU-hour. Two forms that compute alike, as the
+rental calculator (lib/calculators/rental.py): a chart with sliders and a chip menu on the static page
+(Vega, no kernel), and a live widget for Jupyter and Binder. Both start from the run that the
+costs chapter's "From FLOPs to hours" section discusses (`start`); bad input gets a message in
+the reader's language."""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import ipywidgets as widgets
+
+from lib.site import charts
+from lib.chapters import compute
+from lib.core import fmt
+from lib.chapters.budget import h100_peak
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.core.errors import error
+from lib.core.words import words
+
+BILLION = 1e9
+# The sliders' ranges (parameters and tokens in billions): from a model of a thousand million
+# parameters on as many tokens to a trillion parameters on twenty trillion tokens. The fewest
+# hours they give (on the fastest chip at full use) stay above one and a half, so the hours are
+# always plural; the most dollars (slowest chip, lowest use, highest price) stay below 10¹²
+# (tests/test_compute_calculator.py checks both).
+RANGES = {"params": (1, 1000, 0.1), "tokens": (1, 20000, 1), "utilisation": (0.05, 1, 0.01), "price": (0.5, 10, 0.01)}
+# The controls' signal names: their own, so that the page's other charts keep theirs.
+SIGNALS = {name: f"comp_{name}" for name in ("params", "tokens", "peak", "utilisation", "price")}
+
+
+def devices(i: Inputs) -> dict[str, float]:
+    """The chips on the menu (keys of the words' [calculator_compute.devices]) and their dense bf16
+    peaks in FLOP/s, from the sourced inputs."""
+    return {"a100": i.a100_bf16_peak, "h100": h100_peak(i), "tpu_v4": i.tpu_v4_peak}
+
+
+def device_name(peak: float, lang: str, i: Inputs) -> str:
+    names = words(lang)["calculator_compute"]["devices"]
+    for key, value in devices(i).items():
+        if value == peak:
+            return names[key]
+    raise ValueError(f"peak {peak!r} FLOP/s is none of the calculator's chips ({', '.join(devices(i))})")
+
+
+def start(i: Inputs) -> dict[str, float]:
+    """Where the calculator starts: LLaMA 65B as the costs chapter's "From FLOPs to hours" tells it.
+    Its parameters and tokens, the A100's bf16 peak and the utilisation that its reported GPU-hours
+    imply (lib.chapters.costs.flops_rows: LLaMA reports no FLOPs, so k·N·D stands in), which gives back
+    those hours; priced at Azure's on-demand A100 price of 2022, the price the chapter's
+    reproduction of the second article's LLaMA cost uses."""
+    from lib.chapters.costs import flops_rows
+
+    return {"params": i.llama_65b_params, "tokens": i.llama_tokens, "peak": i.a100_bf16_peak,
+            "utilisation": flops_rows(i)["llama"]["utilisation"], "price": i.azure_a100_2022_on_demand}
+
+
+def start_figures(i: Inputs) -> dict[str, Figure]:
+    """The start values the prose names (glued as costs.calc.<name>)."""
+    s = start(i)
+    return {"params": Figure.of(s["params"], "parameter", compact=True, decimals=1),
+            "tokens": Figure.of(s["tokens"], "token", compact=True, decimals=1),
+            "utilisation": Figure.of(s["utilisation"], "fraction", decimals=1),
+            "price": Figure.of(s["price"], "USD/GPU-hour"),
+            "price_year": Figure.of(i["azure_a100_2022_on_demand"].seen, "calendar-year")}
+
+
+def readout(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
+            i: Inputs) -> dict[str, str]:
+    """The calculator's lines, computed by lib.chapters.compute and written by lib.core.figure: the model, the
+    chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.chapters.compute.BadInput) for bad input,
+    or one the static calculator's controls could not be set to (RANGES)."""
+    for name, value, scale in (("params", params, BILLION), ("tokens", tokens, BILLION),
+                               ("utilisation", utilisation, 1), ("price", price, 1)):
+        low, high, _ = RANGES[name]
+        # Checked in the controls' units (parameters and tokens in billions), which the message names.
+        name = "price_per_gpu_hour" if name == "price" else name
+        compute.within(name, compute._number(name, value) / scale, low, high)
+    flops = compute.training_flops(params, tokens, i.flops_per_param_token)
+    hours = compute.flops_to_device_hours(flops, peak, utilisation)
+    cost = compute.rental_cost(hours, price)
+    of_peak = words(lang)["calculator_compute"]["of_peak"]
+    unit = device_hour(peak, i)
+    return {
+        "model": Figure.of(params, "parameter", compact=True, decimals=1).format(lang),
+        "data": f"× {Figure.of(tokens, 'token', compact=True, decimals=1).format(lang)}",
+        "device": f"{device_name(peak, lang, i)} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {of_peak}",
+        "rate": Figure.of(price, "USD/" + unit).format(lang),
+        "flops": Figure.of(flops, "FLOP").format(lang),
+        "hours": Figure.of(hours, unit).format(lang),
+        "cost": Figure.of(cost, "USD", decimals=2).format(lang),
+    }
+
+
+def device_hour(peak: float, i: Inputs) -> str:
+    """The unit the chosen chip's hours are counted in: chip-hours for the TPU, GPU-hours otherwise."""
+    return "chip-hour" if peak == devices(i)["tpu_v4"] else "GPU-hour"
+
+
+def describe(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
+             i: Inputs) -> str:
+    """The live calculator's sentence: FLOPs → GPU-hours → cost."""
+    lines = readout(lang, params, tokens, peak, utilisation, price, i)
+    return words(lang)["calculator_compute"]["result"].format(**lines)
+
+
+def compute_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
+    """The live calculator for Jupyter and Binder: boxes for the parameters and tokens (in
+    billions), the utilisation and the price, a menu of chips, and the result below them."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_compute"]
+    s = start(i)
+    fields = {
+        "params": widgets.FloatText(value=s["params"] / BILLION, description=text["params"]),
+        "tokens": widgets.FloatText(value=s["tokens"] / BILLION, description=text["tokens"]),
+        "peak": widgets.Dropdown(options=[(text["devices"][key], peak) for key, peak in devices(i).items()],
+                                 value=s["peak"], description=text["device"]),
+        "utilisation": widgets.FloatText(value=s["utilisation"], description=text["utilisation"]),
+        "price": widgets.FloatText(value=s["price"], description=text["price"]),
+    }
+    for field in fields.values():
+        field.style.description_width = "initial"
+    result = widgets.HTML()
+
+    def update(_=None):
+        v = {name: field.value for name, field in fields.items()}
+        try:
+            result.value = describe(lang, v["params"] * BILLION, v["tokens"] * BILLION, v["peak"],
+                                    v["utilisation"], v["price"], i)
+        except ValueError as exc:
+            result.value = text["error"].format(message=error(exc, lang))
+
+    for field in fields.values():
+        field.observe(update, names="value")
+    update()
+    return widgets.VBox([*fields.values(), result])
+
+
+def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: str, price: str,
+                  i: Inputs) -> dict[str, str]:
+    """The readout's lines as Vega expressions of the named signals or fields (parameters and
+    tokens in billions): the model, the chip, the FLOPs (k × N × D), the GPU-hours (FLOPs / (peak ×
+    utilisation) / seconds in an hour) and the cost (GPU-hours × price), each written as `readout`
+    writes it. The arithmetic is lib.chapters.compute's, in the same order, so that the two agree to the
+    last bit wherever they can."""
+    n, d = f"({params} * {BILLION:g})", f"({tokens} * {BILLION:g})"
+    flops = f"({i.flops_per_param_token!r} * {n} * {d})"
+    hours = f"({flops} / ({peak} * {utilisation}) / {compute.SECONDS_PER_HOUR})"
+    cost = f"({hours} * {price})"
+    names = words(lang)["calculator_compute"]["devices"]
+    device = "''"
+    for key, value in reversed(devices(i).items()):
+        device = f"{peak} == {value!r} ? {json.dumps(names[key], ensure_ascii=False)} : {device}"
+    of_peak = words(lang)["calculator_compute"]["of_peak"]
+    tpu = f"{peak} == {devices(i)['tpu_v4']!r}"
+    return {
+        "model": charts.compact_count_expr(n, "parameter", lang),
+        "data": f"'× ' + {charts.compact_count_expr(d, 'token', lang)}",
+        "device": f"({device}) + ' · ' + {charts.percent_expr(utilisation, lang)} + ' {of_peak}'",
+        "rate": f"({tpu} ? {charts.price_expr(price, lang, 'chip-hour')} : {charts.price_expr(price, lang)})",
+        "flops": f"{charts.scientific_expr(flops, lang)} + ' {fmt.unit_word('FLOP', lang, 2)}'",
+        "hours": f"({tpu} ? {charts.count_expr(hours, 'chip-hour', lang)} : {charts.count_expr(hours, 'GPU-hour', lang)})",
+        "cost": charts.money_large_expr(cost, lang),
+    }
+
+
+def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
+                  inputs: Inputs | None = None) -> alt.Chart:
+    """Parameters × tokens → FLOPs → GPU-hours → cost on the static page: sliders for the
+    parameters and tokens (in billions), the utilisation and the price, a menu of chips, and a
+    readout written as lib writes it (tests/test_compute_calculator.py renders it on a grid and
+    compares with lib.chapters.compute and lib.core.figure). Values outside the sliders are refused."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_compute"]
+    values = {"params": params / BILLION, "tokens": tokens / BILLION, "utilisation": utilisation, "price": price}
+    for name, value in values.items():
+        low, high, _ = RANGES[name]
+        if not low <= value <= high:
+            raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}"
+                             + (" (in billions)" if name in ("params", "tokens") else ""))
+    device_name(peak, lang, i)  # one of the menu's chips, or a ValueError
+    params_ = [alt.param(name=SIGNALS[name], value=float(values[name]),
+                         bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
+               for name, (low, high, step) in RANGES.items()]
+    chips = devices(i)
+    params_.insert(2, alt.param(name=SIGNALS["peak"], value=float(peak), bind=alt.binding_select(
+        options=[float(p) for p in chips.values()], labels=[text["devices"][key] for key in chips],
+        name=text["device"] + " ")))
+    return charts.readout_chart(compute_lines(lang, *SIGNALS.values(), i), params_, lang, text["title"], text["subtitle"])

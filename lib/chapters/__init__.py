@@ -1,0 +1,1 @@
+"""Each chapter's own computations: the arithmetic, the two articles' claims recomputed, why published costs disagree (Epoch AI's methods, the publishers' figures, the decomposition) and what a budget buys."""

@@ -1,0 +1,636 @@
+"""How each claim is recomputed from sourced inputs (`i`) and, where the article
+shows its own arithmetic, from the article's stated figures (`c`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+from functools import lru_cache
+
+from lib.chapters import budget, epoch
+from lib.chapters import compute
+from lib.core.claims import Recomputed, recomputes
+from lib.core.figure import Figure
+from lib.core.words import words
+
+
+
+def source_place(i, name: str) -> Figure:
+    """Where in its source an input is (a section, a table), in the page's language."""
+    return Figure.place(i[name].locator)
+
+
+# ---------------------------------------------------------------- article 1
+
+@recomputes("A1-dolma-tokens")
+def dolma_tokens(i, c):
+    return Recomputed(Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+                      figures={"disk": Figure.of(i.dolma_v15_disk, "TB", decimals=1)})
+
+
+@recomputes("A1-dolma-license")
+def dolma_license(i, c):
+    return Recomputed(Figure.says(i.dolma_license), figures={"since": Figure.on(i.dolma_license_since)})
+
+
+def lora_params(i) -> float:
+    return compute.lora_trainable_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
+
+
+def lora_reduction(i) -> float:
+    """How many times fewer parameters LoRA trains than full fine-tuning of GPT-3 175B."""
+    return i.gpt3_full_ft_trainable / lora_params(i)
+
+
+@recomputes("A1-lora-params")
+def lora_params_reduction(i, c):
+    lora = lora_params(i)
+    return Recomputed(
+        Figure.of(i.lora_abstract_param_reduction, "times"),
+        figures={
+            "rebuilt": Figure.of(lora_reduction(i), "times"),
+            "where": source_place(i, "lora_abstract_param_reduction"),
+            "lora_params": Figure.of(lora, "parameter"),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "layers": Figure.of(i.gpt3_layers, "layer"),
+            "d_model": Figure.of(i.gpt3_d_model, ""),
+            "rank": Figure.of(i.lora_rank, ""),
+            "matrices": Figure.of(i.lora_adapted_matrix_types, "matrix"),
+            "checkpoint_mb": Figure.of(lora * i.bytes_fp16_weight / 1e6, "MB", decimals=1),
+            "paper_checkpoint": Figure.of(i.lora_checkpoint, "MB"),
+        },
+    )
+
+
+@recomputes("A1-lora-memory")
+def lora_memory(i, c):
+    frozen = compute.training_memory_gb(i.gpt3_full_ft_trainable, i.bytes_fp16_weight)
+    return Recomputed(
+        Figure.of(i.lora_abstract_memory_reduction, "times"),
+        figures={"rebuilt": Figure.of(i.lora_vram_full / i.lora_vram_lora, "times", decimals=1),
+                 "where": source_place(i, "lora_abstract_memory_reduction"),
+                 "full": Figure.of(i.lora_vram_full, "GB"), "lora": Figure.of(i.lora_vram_lora, "GB"),
+                 "frozen": Figure.of(frozen, "GB", decimals=1)},
+    )
+
+
+def cheapest_single_h100(i) -> tuple[str, float]:
+    """The H100 that Lambda rents alone at the lowest price ("from $X"): its variant and price."""
+    return min((("H100 SXM", i.lambda_h100_sxm_1x), ("H100 PCIe", i.lambda_h100_pcie_1x)), key=lambda vp: vp[1])
+
+
+def _lambda_seen(i, name: str = "lambda_h100_sxm_8x"):
+    """The day a Lambda price was seen: each price its own day."""
+    return Figure.on(i[name].seen)
+
+
+def article_price_date(i, name: str, stated: float) -> str:
+    """The date side of a price the article quotes: while the source's price is the article's, it is
+    the price of the article's day; once it differs and was seen after the earliest day the article
+    can have been written, it is a later price (the claim then needs context, date), not a wrong one."""
+    if i[name].value == stated or i[name].seen <= i.article1_written_after:
+        return "the price of the article's day"
+    return "a price seen after the article was written"
+
+
+def _price_claim(i, c, claim_id: str, name: str, figures: dict) -> Recomputed:
+    """A price the article quotes: today's sourced price (with the day it was seen), the article's
+    own as its side, and the date mismatch that holds while the two differ."""
+    stated = c[claim_id].stated
+    return Recomputed(
+        Figure.of(i[name].value, "USD/GPU-hour"),
+        as_stated=stated,
+        figures={"seen": _lambda_seen(i, name), "written_after": Figure.on(i.article1_written_after), **figures},
+        facts={"price_date": article_price_date(i, name, stated.value)},
+    )
+
+
+@recomputes("A1-lambda-h100-1x")
+def lambda_h100_1x(i, c):
+    variant, price = cheapest_single_h100(i)
+    name = "lambda_h100_pcie_1x" if variant == "H100 PCIe" else "lambda_h100_sxm_1x"
+    return _price_claim(
+        i, c, "A1-lambda-h100-1x", name,
+        figures={"variant": Figure.says(variant), "pcie": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+                 "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+                 "sxm_2025": Figure.of(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
+                 "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
+                 "node_2024": Figure.of(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
+                 "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen),
+                 "sxm_seen": _lambda_seen(i, "lambda_h100_sxm_1x")},
+    )
+
+
+@recomputes("A1-lambda-h100-8x")
+def lambda_h100_8x(i, c):
+    return _price_claim(i, c, "A1-lambda-h100-8x", "lambda_h100_sxm_8x", figures={})
+
+
+@recomputes("A1-opt-gpus")
+def opt_gpus(i, c):
+    return Recomputed(Figure.of(i.opt_gpus, "GPU"), figures={"where": source_place(i, "opt_gpus")})
+
+
+def opt_effective_gpu_hours(i) -> tuple[float, float, float]:
+    """OPT-175B's compute in GPU-hours, three ways: LLaMA's Table 15, the logbook's
+    ideal run, and the logbook's FLOPs at OPT's own throughput per GPU."""
+    return (
+        i.opt_llama_table_gpu_hours,
+        compute.gpu_hours(i.opt_ideal_gpus, compute.days_to_hours(i.opt_ideal_days)),
+        compute.flops_to_device_hours(i.opt_total_flops, i.opt_tflops_per_gpu),
+    )
+
+
+def opt_wall_clock_days(i) -> int:
+    return compute.days_between(i.opt_run_start, i.opt_run_end)
+
+
+@recomputes("A1-opt-duration")
+def opt_duration(i, c):
+    effective_days = i.opt_llama_table_gpu_hours / i.opt_gpus / compute.HOURS_PER_DAY
+    return Recomputed(
+        Figure.of(opt_wall_clock_days(i) / compute.DAYS_PER_MONTH, "month", decimals=1),
+        figures={
+            "days": Figure.of(opt_wall_clock_days(i), "day"),
+            "start": Figure.on(i.opt_run_start),
+            "end": Figure.on(i.opt_run_end),
+            "effective_days": Figure.of(effective_days, "day"),
+            "gpus": Figure.of(i.opt_gpus, "GPU"),
+        },
+    )
+
+
+@recomputes("A1-opt-year")
+def opt_year(i, c):
+    return Recomputed(
+        Figure.between(i.opt_run_start.year, i.opt_run_end.year, "calendar-year"),
+        figures={
+            "start": Figure.on(i.opt_run_start),
+            "end": Figure.on(i.opt_run_end),
+            "start_year": Figure.of(i.opt_run_start.year, "calendar-year"),
+            "end_year": Figure.of(i.opt_run_end.year, "calendar-year"),
+        },
+        facts={"end_year": str(i.opt_run_end.year)},
+    )
+
+
+def article_opt_gpu_hours(c) -> float:
+    """The article's own sum: its GPUs × 24 h × its days."""
+    a = c["A1-opt-gpu-hours"].arithmetic
+    return compute.gpu_hours(a["gpus"], a["hours_per_day"] * a["days"])
+
+
+@recomputes("A1-opt-gpu-hours")
+def opt_gpu_hours(i, c):
+    effective = opt_effective_gpu_hours(i)
+    article = article_opt_gpu_hours(c)
+    wall_clock = opt_wall_clock_gpu_hours(i)
+    return Recomputed(
+        Figure.between(min(effective), max(effective), "GPU-hour"),
+        as_stated=Figure.of(article, "GPU-hour"),
+        figures={
+            "llama_table": Figure.of(effective[0], "GPU-hour"),
+            "llama_where": source_place(i, "opt_llama_table_gpu_hours"),
+            "logbook_ideal": Figure.of(effective[1], "GPU-hour"),
+            "ideal_days": Figure.of(i.opt_ideal_days, "day"),
+            "ideal_gpus": Figure.of(i.opt_ideal_gpus, "GPU"),
+            "from_flops": Figure.of(effective[2], "GPU-hour"),
+            "flops": Figure.of(i.opt_total_flops, "FLOP"),
+            "tflops": Figure.of(i.opt_tflops_per_gpu / 1e12, ""),
+            "wall_clock": Figure.of(wall_clock, "GPU-hour"),
+            "lost": Figure.of(1 - effective[0] / wall_clock, "fraction", decimals=0),
+        },
+        facts={"basis": i.opt_compute_basis},
+    )
+
+
+def opt_wall_clock_gpu_hours(i) -> float:
+    """GPU-hours of OPT's cluster over the final run's calendar days (the logbook's dates)."""
+    return compute.gpu_hours(i.opt_gpus, compute.days_to_hours(opt_wall_clock_days(i)))
+
+
+def opt_h100_hours(i) -> float:
+    """OPT-175B's compute (logbook FLOPs) on H100s at the utilisation OPT achieved on A100s."""
+    utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
+    dense_peak = i.h100_sxm_bf16_sparse_peak / 2  # the datasheet's figure is with sparsity
+    return compute.flops_to_device_hours(i.opt_total_flops, dense_peak, utilisation)
+
+
+def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
+    """OPT-175B's rental cost four ways: (scenario, GPU-hours, price per GPU-hour). The article's
+    sum first, then the logbook's wall clock and the effective compute at the A100 price, and
+    its compute on H100s at the H100 price."""
+    return [
+        ("article", article_opt_gpu_hours(c), c["A1-lambda-h100-8x"].stated.value),
+        ("wall_a100", opt_wall_clock_gpu_hours(i), i.lambda_a100_sxm_8x),
+        ("h100", opt_h100_hours(i), i.lambda_h100_sxm_8x),
+        ("eff_a100", i.opt_llama_table_gpu_hours, i.lambda_a100_sxm_8x),
+    ]
+
+
+@recomputes("A1-opt-cost")
+def opt_cost(i, c):
+    cost = {name: compute.rental_cost(hours, price) for name, hours, price in opt_cost_scenarios(i, c)}
+    # What renting OPT's run on its own hardware (A100) at today's price pays: from the
+    # effective compute alone to every calendar hour of the run.
+    return Recomputed(
+        Figure.between(cost["eff_a100"], cost["wall_a100"], "USD", decimals=2),
+        as_stated=Figure.of(cost["article"], "USD", decimals=2),
+        figures={
+            "at_a100": Figure.of(cost["eff_a100"], "USD", decimals=2),
+            "at_h100": Figure.of(cost["h100"], "USD", decimals=2),
+            "h100_hours": Figure.of(opt_h100_hours(i), "GPU-hour", compact=True, decimals=0),
+            "utilisation": Figure.of(i.opt_tflops_per_gpu / i.a100_bf16_peak, "fraction", decimals=0),
+            "wall_clock_a100": Figure.of(cost["wall_a100"], "USD", decimals=2),
+            "a100_price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+            "article_h100_price": c["A1-lambda-h100-8x"].stated,
+            "h100_price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+            "seen": _lambda_seen(i, "lambda_a100_sxm_8x"),
+            "h100_seen": _lambda_seen(i, "lambda_h100_sxm_8x"),
+            "epoch": Figure.of(epoch.published("opt", "cloud"), "USD", decimals=2),
+        },
+        facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
+    )
+
+
+@recomputes("A1-opt-params")
+def opt_params(i, c):
+    return Recomputed(Figure.of(i.opt_params, "parameter", compact=True), figures={"where": source_place(i, "opt_params")})
+
+
+@recomputes("A1-opt-manual-restarts")
+def opt_manual_restarts(i, c):
+    return Recomputed(i["opt_manual_restarts"].figure("count"), figures={"where": source_place(i, "opt_manual_restarts")})
+
+
+@recomputes("A1-opt-hosts")
+def opt_hosts(i, c):
+    return Recomputed(i["opt_hosts_cycled"].figure("count"), figures={"where": source_place(i, "opt_hosts_cycled")})
+
+
+@recomputes("A1-opt-auto-restarts")
+def opt_auto_restarts(i, c):
+    return Recomputed(i["opt_auto_restarts"].figure("count"), figures={"where": source_place(i, "opt_auto_restarts")})
+
+
+@recomputes("A1-opt-clip")
+def opt_clip(i, c):
+    return Recomputed(
+        Figure.series((i.opt_clip_before, i.opt_clip_after), "", decimals=1),
+        figures={"before": Figure.of(i.opt_clip_before, "", decimals=1), "after": Figure.of(i.opt_clip_after, "", decimals=1),
+                 "where": source_place(i, "opt_clip_before")},
+    )
+
+
+@recomputes("A1-opt-lr")
+def opt_lr(i, c):
+    return Recomputed(Figure.says(*i.opt_divergence_remedy.split("; ")), figures={"where": source_place(i, "opt_divergence_remedy")})
+
+
+def budget_usd(i) -> float:
+    return compute.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
+
+
+@lru_cache(maxsize=64)
+def last_day_at_rate(low: float, high: float, before: dt.date) -> dt.date | None:
+    """The last day before `before` on which the ECB's dollars per euro were between low and high."""
+    earliest = before - dt.timedelta(days=3660)  # ten years back at most
+    for day, rate in reversed(compute.ecb_series("USD")):
+        if day < earliest:
+            break
+        if day < before and low <= rate <= high:
+            return day
+    return None
+
+
+@recomputes("A1-budget-eur-usd")
+def budget_eur_usd(i, c):
+    # The article mentions gpt-oss: it was written after gpt-oss's card, and before the ECB's last rate here.
+    stated = c["A1-budget-eur-usd"].stated
+    implied = (stated.low / i.budget_eur, stated.high / i.budget_eur)
+    rates = compute.ecb_rates("USD", i.gptoss_card_month, i.budget_rate_date).values()
+    low, high = min(rates), max(rates)
+    inside = low <= implied[1] and implied[0] <= high
+    last = last_day_at_rate(*implied, i.gptoss_card_month)
+    return Recomputed(
+        Figure.between(i.budget_eur * low, i.budget_eur * high, "USD", decimals=2),
+        figures={
+            "budget": Figure.of(i.budget_eur, "EUR", decimals=0),
+            "card_month": Figure.on(i.gptoss_card_month),
+            "rate_date": Figure.on(i.budget_rate_date),
+            "rate_low": Figure.of(low, "", decimals=4),
+            "rate_high": Figure.of(high, "", decimals=4),
+            "implied_low": Figure.of(implied[0], "", decimals=3),
+            "implied_high": Figure.of(implied[1], "", decimals=3),
+            "last_day": Figure.on(last) if last else Figure.says("—"),
+        },
+        facts={"rate_date": "the article's days" if inside else (last.isoformat() if last else "no date")},
+    )
+
+
+@recomputes("A1-budget-hours")
+def budget_hours(i, c):
+    usd = budget_usd(i)
+    return Recomputed(
+        Figure.of(compute.hours_bought(usd, cheapest_single_h100(i)[1]), "hour", decimals=1),
+        figures={
+            "budget_usd": Figure.of(usd, "USD", decimals=2),
+            "pcie": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+            "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+            "hours_sxm": Figure.of(compute.hours_bought(usd, i.lambda_h100_sxm_1x), "hour", decimals=1),
+            "rate_date": Figure.on(i.budget_rate_date),
+            "seen": _lambda_seen(i),
+        },
+    )
+
+
+@recomputes("A1-frontier-fraction")
+def frontier_fraction(i, c):
+    cluster_per_hour = compute.rental_cost(compute.gpu_hours(i.opt_gpus, 1), i.lambda_h100_sxm_8x)
+    hours = compute.hours_bought(budget_usd(i), cluster_per_hour)
+    return Recomputed(
+        Figure.of(hours, "hour", decimals=2),
+        figures={
+            "minutes": Figure.of(hours * 60, "minute", decimals=1),
+            "cluster_per_hour": Figure.of(cluster_per_hour, "USD", decimals=0),
+            "gpus": Figure.of(i.opt_gpus, "GPU"),
+        },
+    )
+
+
+@recomputes("A1-gptoss")
+def gptoss(i, c):
+    hours = i.gptoss_120b_h100_hours
+    return Recomputed(
+        Figure.says(i.gptoss_weights, i.gptoss_license_kind),
+        figures={
+            "license": Figure.says(i.gptoss_license),
+            "params": Figure.of(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
+            "h100_hours": Figure.of(hours, "GPU-hour", compact=True, decimals=1),
+            "cost": Figure.of(compute.rental_cost(hours, i.lambda_h100_sxm_8x), "USD", decimals=1),
+            "price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+        },
+    )
+
+
+def orders_of_magnitude(*values: float) -> list[int]:
+    """The power of ten of each value (175e9 -> 11)."""
+    return [math.floor(math.log10(compute._number("value", v))) for v in values]
+
+
+@recomputes("A1-three-scales")
+def three_scales(i, c):
+    # Parameters each operation trains on GPT-3 175B: pretraining and full fine-tuning all of them.
+    trained = {"pretraining": i.gpt3_full_ft_trainable, "full": i.gpt3_full_ft_trainable, "lora": lora_params(i)}
+    # The article's own three steps: a corpus "thousands of times smaller" (data), then
+    # LoRA's "10,000 times" fewer parameters (parameters); 1 stands for pretraining.
+    data_gap = c["A1-ft-corpus-ratio"].stated.low
+    param_gap = c["A1-lora-params"].stated.value
+    steps = orders_of_magnitude(1, 1 / data_gap, 1 / data_gap / param_gap)
+    # The sources measure the three operations in trainable parameters only, unless a
+    # source gives the data gap in the same unit too.
+    data_sourced = ft_corpus_ratio(i, c).sourced is not None
+    return Recomputed(
+        Figure.of(len(set(orders_of_magnitude(*trained.values()))), "order of magnitude"),
+        as_stated=Figure.of(len(set(steps)), "order of magnitude"),
+        facts={"measured_in": "parameters and data" if data_sourced else "parameters"},
+        figures={
+            "lora_stated": Figure.of(param_gap, "times"),
+            "ratio": Figure.of(lora_reduction(i), "times"),
+            "orders": Figure.of(math.log10(lora_reduction(i)), "order of magnitude", decimals=1),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "lora_params": Figure.of(lora_params(i), "parameter", compact=True, decimals=1),
+            "dolma_tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+        },
+    )
+
+
+@recomputes("A1-laptop")
+def laptop(i, c):
+    flops = compute.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
+    utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
+    hours = compute.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
+    return Recomputed(
+        Figure.of(hours / compute.HOURS_PER_DAY / 365, "year", decimals=1),
+        figures={
+            "disk": Figure.of(i.dolma_v15_disk, "TB", decimals=1),
+            "flops": Figure.of(flops, "FLOP"),
+            "params": Figure.of(i.olmo_small_params, "parameter", compact=True, decimals=0),
+            "tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+            "utilisation": Figure.of(utilisation, "fraction", decimals=0),
+            "k": Figure.of(i.flops_per_param_token, ""),
+            "gpu_hours": Figure.of(hours, "GPU-hour"),
+        },
+    )
+
+
+@recomputes("A1-full-ft-gpus")
+def full_ft_gpus(i, c):
+    per_param = compute.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
+    memory = compute.training_memory_gb(i.ft_example_params, per_param)
+    return Recomputed(
+        Figure.of(i.alpaca_gpus, "GPU"),
+        figures={
+            "needed": Figure.of(compute.devices_needed(memory, i.a100_80gb_memory), "GPU"),
+            "hours": Figure.of(i.alpaca_hours, "hour"),
+            "bytes": Figure.of(per_param, "byte/parameter"),
+            "params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+            "memory": Figure.of(memory, "GB"),
+            "gpu_memory": Figure.of(i.a100_80gb_memory, "GB"),
+        },
+    )
+
+
+@recomputes("A1-lora-attribution")
+def lora_attribution(i, c):
+    published = i.lora_v1_date
+    return Recomputed(
+        Figure.says(i.lora_first_author, i.lora_affiliation, str(published.year)),
+        figures={"author": Figure.says(i["lora_first_author"].quote), "affiliation": Figure.says(i.lora_affiliation),
+                 "published": Figure.on(published), "venue_year": Figure.of(i.lora_venue_year, "calendar-year")},
+    )
+
+
+@recomputes("A1-gptoss-compute")
+def gptoss_compute(i, c):
+    # The card publishes H100-hours only: no GPU count to check "hundreds" against.
+    stated = c["A1-gptoss-compute"].stated
+    months = {n: i.gptoss_120b_h100_hours / n / compute.HOURS_PER_MONTH for n in (stated.low, stated.high)}
+    return Recomputed(
+        None,
+        figures={
+            "h100_hours": Figure.of(i.gptoss_120b_h100_hours, "GPU-hour", compact=True, decimals=1),
+            "months_at_100": Figure.of(months[stated.low], "month", decimals=0),
+            "months_at_1000": Figure.of(months[stated.high], "month", decimals=1),
+        },
+    )
+
+
+@recomputes("A1-full-ft-duration")
+def full_ft_duration(i, c):
+    return Recomputed(
+        Figure.of(i.alpaca_hours, "hour"),
+        figures={
+            "params": Figure.of(i.alpaca_params, "parameter", compact=True, decimals=0),
+            "examples": Figure.of(i.alpaca_examples, "example"),
+            "gpus": Figure.of(i.alpaca_gpus, "GPU"),
+            "gpu_hours": Figure.of(compute.gpu_hours(i.alpaca_gpus, i.alpaca_hours), "GPU-hour"),
+        },
+    )
+
+
+@recomputes("A1-ft-examples")
+def ft_examples(i, c):
+    return Recomputed(Figure.of(i.alpaca_examples, "example"))
+
+
+@recomputes("A1-ft-corpus-ratio")
+def ft_corpus_ratio(i, c):
+    # No source gives a fine-tuning set and a pretraining corpus in the same unit.
+    return Recomputed(None, figures={"dolma_tokens": Figure.of(i.dolma_tokens, "token", compact=True, decimals=0),
+                                     "alpaca_examples": Figure.of(i.alpaca_examples, "example")})
+
+
+# ---------------------------------------------------------------- LoRA's quality against full fine-tuning
+
+# Table 4 of the LoRA paper (GPT-3 175B): the metrics, and the rows compared (full fine-tuning and
+# the two LoRA configurations). Input names are lora_t4_<row>_<metric>.
+LORA_T4_METRICS = {"wikisql": "WikiSQL", "mnli": "MNLI-m", "samsum_r1": "SAMSum Rouge-1",
+                   "samsum_r2": "SAMSum Rouge-2", "samsum_rl": "SAMSum Rouge-L"}
+LORA_T4_ROWS = ("small", "large")
+
+
+def lora_quality_ratios(i) -> dict[tuple[str, str], float]:
+    """LoRA's score over full fine-tuning's, for each LoRA row of Table 4 and each metric."""
+    return {(row, m): i[f"lora_t4_lora_{row}_{m}"].value / i[f"lora_t4_ft_{m}"].value
+            for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
+
+
+@recomputes("A1-lora-quality")
+def lora_quality(i, c):
+    ratios = lora_quality_ratios(i)
+    (worst_row, worst_metric), worst = min(ratios.items(), key=lambda kv: kv[1])
+    figures = {f"{row}_{m}": Figure.of(r, "fraction", decimals=1) for (row, m), r in ratios.items()}
+    figures |= {f"ft_{m}": Figure.of(i[f"lora_t4_ft_{m}"].value, "point", decimals=1) for m in LORA_T4_METRICS}
+    figures |= {f"lora_{row}_{m}": Figure.of(i[f"lora_t4_lora_{row}_{m}"].value, "point", decimals=1)
+                for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
+    return Recomputed(
+        Figure.of(worst, "fraction", decimals=1),
+        figures=figures | {
+            "best": Figure.of(max(ratios.values()), "fraction", decimals=1),
+            "worst_metric": Figure.says(LORA_T4_METRICS[worst_metric]),
+            "worst_ft": Figure.of(i[f"lora_t4_ft_{worst_metric}"].value, "point", decimals=1),
+            "worst_lora": Figure.of(i[f"lora_t4_lora_{worst_row}_{worst_metric}"].value, "point", decimals=1),
+            "worst_params": Figure.of(i[f"lora_t4_{worst_row}_params"].value, "parameter", compact=True, decimals=1),
+            "small": Figure.of(i.lora_t4_small_params, "", compact=True, decimals=1),
+            "large": Figure.of(i.lora_t4_large_params, "", compact=True, decimals=1),
+            "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+            "abstract": Figure.says(i.lora_abstract_quality),
+            "abstract_where": source_place(i, "lora_abstract_quality"),
+            "where": source_place(i, "lora_t4_ft_wikisql"),
+        },
+    )
+
+
+# ---------------------------------------------------------------- OPT's mid-flight changes
+
+def _in(lang: str, text: str) -> str:
+    """A source's text in `lang`, from the words table where it has one (else as the source says it)."""
+    return words(lang)["fact"].get(text, text)
+
+
+def _shown_in_both(*parts: str) -> Figure:
+    """Text parts, shown on each page in the words table's words where it has them."""
+    return dataclasses.replace(Figure.says(*(_in("en", p) for p in parts)), items_es=tuple(_in("es", p) for p in parts))
+
+
+@recomputes("A1-opt-midflight")
+def opt_midflight(i, c):
+    # What the paper says it changed mid-flight in the words the article quotes (Section 2.2: "a
+    # number of mid-flight changes to LR"), and the other mid-flight changes of Section 2.5.
+    return Recomputed(
+        _shown_in_both(*i.opt_midflight_lr.split("; ")),
+        figures={
+            "where_lr": source_place(i, "opt_midflight_lr"),
+            "lr_caption": Figure.says(i["opt_midflight_lr"].quote.rstrip(".")),
+            "where_other": source_place(i, "opt_other_midflight_changes"),
+            "other": Figure.says(i["opt_other_midflight_changes"].quote),
+            "other_changes": _shown_in_both(i.opt_other_midflight_changes),
+        },
+    )
+
+
+# ---------------------------------------------------------------- what EUR 200 pays of a full fine-tuning
+
+COVERAGE = ("entirely", "partly", "tenth")
+
+
+def coverage(share: float, tenth: float) -> str:
+    """How much of a job a budget pays, from the share of its cost the budget covers: all of it,
+    part of it, or less than `tenth` of it (the book's reading of "not even a fraction")."""
+    share = compute._number("share", share)
+    if share >= 1:
+        return "entirely"
+    return "partly" if share >= tenth else "tenth"
+
+
+def coverage_figure(*keys: str) -> Figure:
+    """Coverage words, in each page's language (lib/data/words, table coverage)."""
+    return dataclasses.replace(Figure.says(*(words("en")["coverage"][key] for key in keys)),
+                               items_es=tuple(words("es")["coverage"][key] for key in keys))
+
+
+def full_ft_coverage(i, tenth: float) -> dict[str, dict]:
+    """For each model of the budget chapter (lib.chapters.budget), what the budget pays of a full fine-tuning
+    on a sourced fine-tuning data size, QLoRA's Guanaco 65B run (lib.chapters.budget.guanaco_tokens, an upper
+    bound): its cost, the share the budget covers, the coverage word, the H100s its memory needs, the
+    wall-clock hours on them, and the tokens the budget pays a full fine-tuning on."""
+    usd = budget.budget_usd(i)
+    out = {}
+    for row in budget.full_ft_on(i, budget.guanaco_tokens(i)):
+        share = usd / row["cost"]
+        gpus = compute.devices_needed(row["memory"], i.h100_sxm_memory)
+        out[row["model"]] = {"cost": row["cost"], "share": share, "coverage": coverage(share, tenth),
+                             "memory": row["memory"], "gpus": gpus, "hours": row["hours"] / gpus,
+                             "tokens": row["bought"]}
+    return out
+
+
+@recomputes("A1-budget-full-ft-partial")
+def budget_full_ft_partial(i, c):
+    claim = c["A1-budget-full-ft-partial"]
+    # "Not even a fraction" is read as less than a tenth (A1-frontier-fraction): the same reading here.
+    tenth = c["A1-frontier-fraction"].stated.high
+    sizes = full_ft_coverage(i, tenth)
+    found = [s["coverage"] for s in sizes.values()]
+    by_word = {words("en")["coverage"][key].casefold(): key for key in COVERAGE}
+    if claim.stated.items[0].casefold() not in by_word:
+        raise ValueError(f"{claim.id} states {claim.stated.items[0]!r}: use one of the coverage words")
+    stated = by_word[claim.stated.items[0].casefold()]
+    # "Can cover partly": true where some model size gives it; for every size, or only for some.
+    sourced = coverage_figure(stated) if stated in found else coverage_figure(*(key for key in COVERAGE if key in found))
+    figures = {
+        "budget_usd": Figure.of(budget.budget_usd(i), "USD", decimals=2),
+        "rate_date": Figure.on(i.budget_rate_date),
+        "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "seen": _lambda_seen(i),
+        "ft_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
+        "ft_steps": Figure.of(i.qlora_65b_steps, "count"),
+        "ft_sequences": Figure.of(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),
+        "ft_seq_len": Figure.of(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
+        "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
+        "gpt2_params": Figure.of(i.llmc_124m_params, "parameter", compact=True, decimals=0),
+    }
+    for model, s in sizes.items():
+        figures |= {
+            f"cost_{model}": Figure.of(s["cost"], "USD", decimals=2),
+            f"share_{model}": Figure.of(s["share"], "fraction", decimals=0),
+            f"coverage_{model}": coverage_figure(s["coverage"]),
+            f"memory_{model}": Figure.of(s["memory"], "GB", decimals=0),
+            f"gpus_{model}": Figure.of(s["gpus"], "GPU"),
+            f"hours_{model}": Figure.of(s["hours"], "hour", decimals=1),
+            f"tokens_{model}": Figure.of(s["tokens"], "token", compact=True, decimals=1),
+        }
+    return Recomputed(sourced, figures=figures,
+                      facts={"sizes": "every model size" if len(set(found)) == 1 else "depends on the model size"})

@@ -1,0 +1,509 @@
+"""What a budget buys: the memory, compute, hours and dollars of pretraining, full fine-tuning,
+LoRA and QLoRA for a model of N parameters, in the same units.
+
+Pure functions; each rejects bad input with a ValueError that says what is wrong. The sourced
+numbers they are called with live in lib/data/inputs/budget.toml (loaded, with every other input,
+by lib.core.inputs.load_inputs).
+
+Memory (GB = 10^9 bytes), after ZeRO (Rajbhandari et al. 2020, Section 3.1) and QLoRA (Dettmers
+et al. 2023, Section 3):
+- weights: N x the bytes of the precision they are held in (fp32 4, bf16 and fp16 2, int8 1,
+  nf4 half a byte: the number of bits is in the format's name), plus, for nf4, the quantisation
+  constants QLoRA stores per parameter;
+- gradients: 2 bytes per *trained* parameter (all N in full fine-tuning, the adapters in LoRA);
+- optimiser states: Adam's fp32 master copy, momentum and variance, 12 bytes per trained parameter;
+- adapters: LoRA's matrices, 2 bytes per adapter parameter (their gradients and optimiser states
+  are counted above, as trained parameters);
+- activations: Korthikanti et al. 2022 (Section 4.1, Equation 1): s·b·h·(34 + 5·a·s/h) bytes per
+  layer, for sequences of s tokens, a micro-batch of b sequences, hidden size h and a attention
+  heads, every activation kept in 16 bits, no parallelism, no recomputation. With gradient
+  checkpointing (full activation recomputation, their Table 2) only each layer's 16-bit input is
+  kept, 2·s·b·h bytes per layer; the book adds one layer's full activations, rebuilt during that
+  layer's backward pass (the memory spike QLoRA's paged optimisers exist for). What it leaves out:
+  the embeddings, the output layer and the loss, framework buffers and fragmentation.
+- paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM only when the GPU runs
+  out of memory, and paged back for the update. The book keeps them on the GPU: a job that fits
+  without paging fits with it, and paging lowers no steady-state need (QLoRA reports no measurement
+  of it). With QLoRA's own 65B adapters (rank 64 on every linear layer, qlora_recipe) these states
+  are some 9.6 GB, a fifth of the 48 GB GPU: the chapter glues them and says the total assumes them
+  on the GPU.
+
+Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
+no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
+speed-up of a stated fraction), which is the factor used here for LoRA. QLoRA reports no such
+speed-up (its 4-bit weights are dequantised at every step), so none is applied to it: 6·N·D.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from lib.chapters import compute, epoch
+from lib.core.inputs import DATA_DIR, Inputs
+
+BUDGET_FILE = DATA_DIR / "budget.toml"
+
+# The bits of each precision are in its name (fp32 = 32 bits); nf4 is QLoRA's 4-bit NormalFloat.
+PRECISION_BITS = {"fp32": 32, "bf16": 16, "fp16": 16, "int8": 8, "nf4": 4}
+BITS_PER_BYTE = 8
+JOBS = ("pretrain", "full", "lora", "qlora")
+# Activation recomputation: none (every activation kept) or full (gradient checkpointing).
+RECOMPUTATION = ("none", "full")
+# The jobs whose activations the chapter's tables count with gradient checkpointing: QLoRA, as its
+# paper runs every experiment (Dettmers et al. 2023, Section 5.1: "In all of our experiments, we use
+# NF4 QLoRA with double quantization and paged optimizers to prevent memory spikes during gradient
+# checkpointing"). The others keep every activation, the book's default where a source says nothing.
+CHECKPOINTED_JOBS = ("qlora",)
+# The worked example's sequence length and micro-batch: a setting, not a sourced fact (LLaMA's
+# context length is 2048, GPT-2's 1024: the shorter, for all; one sequence at a time). Change them on Binder.
+EXAMPLE_SEQ_LEN = 1024
+EXAMPLE_BATCH = 1
+
+
+def _size(name: str, x, *, whole: bool = False, allow_zero: bool = False) -> float:
+    """lib.chapters.compute's check of a number (a BadInput the calculators can word), and whole when asked."""
+    x = compute._number(name, x, allow_zero=allow_zero)
+    if whole and x != int(x):
+        raise ValueError(f"{name} must be a whole number, got {x:g}")
+    return float(x)
+
+
+def precision_bytes(precision: str) -> float:
+    """Bytes per number held in `precision` (fp32, bf16, fp16, int8, nf4)."""
+    try:
+        return PRECISION_BITS[precision] / BITS_PER_BYTE
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISION_BITS)}") from None
+
+
+# LoRA's adapters: 2·d·r for each adapted d x d matrix (Hu et al. 2021), one formula for the book.
+lora_params = compute.lora_trainable_params
+
+
+def all_linear_adapter_params(d_model: float, ffn_width: float, layers: float, rank: float,
+                              attention_matrices: float, ffn_matrices: float) -> float:
+    """LoRA's adapters on every linear layer of each block (QLoRA's --lora_modules all): r·(in + out)
+    for each matrix, the attention's d x d ones (2·d·r each) and the feed-forward's d x f or f x d
+    ones ((d + f)·r each), times the layers."""
+    d, f = _size("d_model", d_model), _size("ffn_width", ffn_width)
+    n_layers, r = _size("layers", layers, whole=True), _size("rank", rank, whole=True)
+    att, ffn = _size("attention_matrices", attention_matrices, whole=True), _size("ffn_matrices", ffn_matrices, whole=True)
+    return n_layers * r * (att * 2 * d + ffn * (d + f))
+
+
+def activations_gb(seq_len: float, batch: float, d_model: float, heads: float, layers: float,
+                   linear: float, attention: float, *, recomputation: str = "none",
+                   checkpoint_bytes: float | None = None) -> float:
+    """Activation memory in GB for `layers` layers (Korthikanti et al. 2022).
+
+    recomputation "none": s·b·h·(linear + attention·a·s/h) bytes per layer (linear = 34, attention = 5).
+    recomputation "full" (gradient checkpointing): checkpoint_bytes·s·b·h per layer, each layer's
+    input (checkpoint_bytes = 2), plus one layer's full activations, rebuilt in its backward pass."""
+    if recomputation not in RECOMPUTATION:
+        raise ValueError(f"unknown recomputation {recomputation!r}: use one of {', '.join(RECOMPUTATION)}")
+    s, b = _size("seq_len", seq_len, whole=True), _size("batch", batch, whole=True)
+    h, a = _size("d_model", d_model, whole=True), _size("heads", heads, whole=True)
+    n_layers = _size("layers", layers, whole=True)
+    if a > h:
+        raise ValueError(f"heads ({a:g}) cannot be more than d_model ({h:g})")
+    per_layer = s * b * h * (_size("linear", linear) + _size("attention", attention) * a * s / h)
+    if recomputation == "none":
+        if checkpoint_bytes is not None:
+            raise ValueError("checkpoint_bytes is for recomputation 'full'")
+        return per_layer * n_layers / 1e9
+    if checkpoint_bytes is None:
+        raise ValueError("recomputation 'full' keeps each layer's input: give checkpoint_bytes")
+    kept = _size("checkpoint_bytes", checkpoint_bytes) * s * b * h * n_layers
+    return (kept + per_layer) / 1e9
+
+
+@dataclasses.dataclass(frozen=True)
+class Memory:
+    """GPU memory of one training job, in GB, by what holds it."""
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    adapters: float
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations + self.adapters
+
+    def parts(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)} | {"total": self.total}
+
+
+def training_memory(params: float, job: str, *, adapter_params: float = 0.0, activations: float = 0.0,
+                    weight_precision: str | None = None, gradient_bytes: float = 2, optimizer_bytes: float = 12,
+                    quant_constant_bits: float = 0.0) -> Memory:
+    """Memory of training `params` parameters as `job` (pretrain, full, lora, qlora).
+
+    Full training (pretrain, full) trains every parameter; LoRA and QLoRA train only the
+    `adapter_params`, holding the frozen weights in bf16 (LoRA) or nf4 (QLoRA) unless
+    `weight_precision` says otherwise. `quant_constant_bits` are added per weight in nf4."""
+    n = _size("params", params)
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
+    adapters = _size("adapter_params", adapter_params, allow_zero=True)
+    if job in ("lora", "qlora") and adapters == 0:
+        raise ValueError(f"{job} trains adapters: give adapter_params")
+    if adapters > n:
+        raise ValueError(f"adapter_params ({adapters:g}) cannot be more than params ({n:g})")
+    precision = weight_precision or ("nf4" if job == "qlora" else "bf16")
+    per_weight = precision_bytes(precision)
+    if precision == "nf4":
+        per_weight += _size("quant_constant_bits", quant_constant_bits, allow_zero=True) / BITS_PER_BYTE
+    trained = n if job in ("pretrain", "full") else adapters
+    g, o = _size("gradient_bytes", gradient_bytes, allow_zero=True), _size("optimizer_bytes", optimizer_bytes, allow_zero=True)
+    return Memory(
+        weights=n * per_weight / 1e9,
+        gradients=trained * g / 1e9,
+        optimizer=trained * o / 1e9,
+        activations=_size("activations", activations, allow_zero=True),
+        adapters=0.0 if job in ("pretrain", "full") else adapters * precision_bytes("bf16") / 1e9,
+    )
+
+
+def job_flops(params: float, tokens: float, job: str, *, flops_per_param_token: float = 6,
+              lora_speedup: float = 0.0) -> float:
+    """FLOPs of a job: 6·N·D for pretraining, full fine-tuning and QLoRA (whose paper reports no
+    speed-up); for LoRA, that divided by (1 + the speed-up the LoRA paper measures)."""
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
+    full = compute.training_flops(params, tokens, flops_per_param_token)
+    if job != "lora":
+        _size("lora_speedup", lora_speedup, allow_zero=True)
+        return full
+    return full / (1 + _size("lora_speedup", lora_speedup, allow_zero=True))
+
+
+def gpu_hours(flops: float, peak: float, utilisation: float) -> float:
+    """GPU-hours to do `flops` on a GPU of a dense `peak` (FLOP/s) at a utilisation (0-1]."""
+    return compute.flops_to_device_hours(flops, peak, utilisation)
+
+
+def fits(memory_gb: float, device_gb: float) -> bool:
+    """Whether a job's memory fits on one device."""
+    return _size("memory_gb", memory_gb) <= _size("device_gb", device_gb)
+
+
+def tokens_bought(budget: float, price_per_gpu_hour: float, params: float, job: str, peak: float,
+                  utilisation: float, *, flops_per_param_token: float = 6, lora_speedup: float = 0.0) -> float:
+    """Tokens a budget trains on one GPU: its hours x the GPU's FLOP/s at the utilisation, over the
+    job's FLOPs per token."""
+    hours = compute.hours_bought(budget, price_per_gpu_hour)
+    per_token = job_flops(params, 1, job, flops_per_param_token=flops_per_param_token, lora_speedup=lora_speedup)
+    return hours * compute.SECONDS_PER_HOUR * peak * compute._fraction("utilisation", utilisation) / per_token
+
+
+residual = compute.residual
+
+
+# ---------------------------------------------------------------- the chapter's figures
+
+# The H100 datasheet gives its bf16 peak with sparsity; dense is half (h100_sxm_bf16_sparse_peak).
+SPARSITY_FACTOR = 2
+# Fine-tuning is compared per billion tokens of data: a round unit, not a sourced data set.
+FT_TOKENS = 1e9
+# The sizes of the table of what the budget buys: (key, params input, d_model, heads, layers).
+SIZES = (
+    ("gpt2", "llmc_124m_params", "gpt2_124m_d_model", "gpt2_124m_heads", "gpt2_124m_layers"),
+    ("llama7b", "ft_example_params", "llama7b_d_model", "llama7b_heads", "llama7b_layers"),
+    ("llama65b", "llama_65b_params", "llama65b_d_model", "llama65b_heads", "llama65b_layers"),
+)
+
+
+def job_recomputation(i: Inputs, job: str) -> str:
+    """How a job's activations are counted in the chapter's tables: QLoRA with gradient checkpointing,
+    as its paper runs every experiment (CHECKPOINTED_JOBS); the others keep every activation."""
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
+    return "full" if job in CHECKPOINTED_JOBS else "none"
+
+
+def model_activations(i: Inputs, d_key: str, heads_key: str, layers_key: str, recomputation: str = "none",
+                      *, seq_len: float = EXAMPLE_SEQ_LEN, batch: float = EXAMPLE_BATCH) -> float:
+    """A model's activations (GB) from its sourced shape, at the example's sequence and batch."""
+    return activations_gb(seq_len, batch, i[d_key].value, i[heads_key].value, i[layers_key].value,
+                          i.activation_linear_bytes, i.activation_attention_bytes, recomputation=recomputation,
+                          checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
+
+
+def _memory(i: Inputs, job: str, params_key: str, d_key: str, heads_key: str, layers_key: str) -> Memory:
+    """A job's memory for a model described by inputs, at the example's sequence and batch."""
+    acts = model_activations(i, d_key, heads_key, layers_key, job_recomputation(i, job))
+    adapters = 0.0
+    if job in ("lora", "qlora"):
+        adapters = lora_params(i[d_key].value, i[layers_key].value, i.lora_adapted_matrix_types, i.lora_rank)
+    return training_memory(i[params_key].value, job, adapter_params=adapters, activations=acts,
+                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
+                           quant_constant_bits=i.qlora_constant_bits)
+
+
+def h100_peak(i: Inputs) -> float:
+    return i.h100_sxm_bf16_sparse_peak / SPARSITY_FACTOR
+
+
+def budget_usd(i: Inputs) -> float:
+    """The article's budget in dollars at the ECB rate of its date."""
+    return compute.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
+
+
+def three_scales(i: Inputs) -> dict:
+    """LLaMA 7B as four jobs: memory by part, and compute, A100-hours and dollars."""
+    n = i.ft_example_params
+    out = {}
+    for job in JOBS:
+        memory = _memory(i, job, *SIZES[1][1:])
+        tokens = i.llama7b_tokens if job == "pretrain" else FT_TOKENS
+        flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+        hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
+        trained = n if job in ("pretrain", "full") else lora_params(i.llama7b_d_model, i.llama7b_layers,
+                                                                      i.lora_adapted_matrix_types, i.lora_rank)
+        out[job] = {"memory": memory, "tokens": tokens, "flops": flops, "hours": hours,
+                    "cost": compute.rental_cost(hours, i.lambda_a100_sxm_8x), "trained": trained}
+    return out
+
+
+def lora_rebuilt(i: Inputs) -> dict[str, float]:
+    """The LoRA paper's 1.2 TB and 350 GB for GPT-3 175B, rebuilt from bytes per parameter
+    (activations left out: the paper states no sequence length or batch for them)."""
+    n = i.gpt3_full_ft_trainable
+    adapters = lora_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(n, "full", **kw).total
+    lora = training_memory(n, "lora", adapter_params=adapters, **kw).total
+    weights = training_memory(n, "lora", adapter_params=adapters, **kw).weights
+    return {"full": full, "lora": lora, "adapters": adapters, "lora_weights": weights, "weights_share": weights / lora,
+            "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora, i.lora_vram_lora),
+            "ratio": full / lora, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
+
+
+def qlora_recipe(i: Inputs) -> dict:
+    """QLoRA's own 65B recipe (Guanaco 65B, artidoro/qlora scripts/finetune_guanaco_65b.sh): rank 64
+    on every linear layer of each block, sequences of at most the prompt's plus the answer's longest
+    length (qlora.py joins them), one sequence per GPU, gradient checkpointing. LLaMA 65B's feed-forward
+    width is the paper's 2/3·4d (llama_ffn_ratio). Returns the settings and the adapters' count."""
+    d, layers = i.llama65b_d_model, i.llama65b_layers
+    ffn = i.llama_ffn_ratio * d
+    adapters = all_linear_adapter_params(d, ffn, layers, i.qlora_65b_lora_rank, i.llama_attention_matrices,
+                                         i.llama_ffn_matrices)
+    return {"ffn": ffn, "adapters": adapters, "rank": i.qlora_65b_lora_rank,
+            "seq_len": i.qlora_65b_source_len + i.qlora_65b_target_len, "batch": i.qlora_65b_batch}
+
+
+def qlora_65b_memory(i: Inputs, recomputation: str = "full") -> Memory:
+    """LLaMA 65B trained as QLoRA's recipe trains it (qlora_recipe), by the book's formula."""
+    r = qlora_recipe(i)
+    acts = model_activations(i, *SIZES[2][2:], recomputation, seq_len=r["seq_len"], batch=r["batch"])
+    return training_memory(i.llama_65b_params, "qlora", adapter_params=r["adapters"], activations=acts,
+                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
+                           quant_constant_bits=i.qlora_constant_bits)
+
+
+def qlora_rebuilt(i: Inputs) -> dict[str, float]:
+    """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB, model states
+    only) and QLoRA (less than 48 GB), the latter with QLoRA's own recipe (qlora_recipe): its
+    adapters, their states and the activations under gradient checkpointing; how far the total is
+    from the paper's one 48 GB GPU (margin: the GPU less the total), and the same job with the book's
+    LoRA-paper adapters (rank 4 on W_q and W_v), which is not QLoRA's configuration."""
+    n = i.llama_65b_params
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(n, "full", **kw).total
+    recipe = qlora_recipe(i)
+    q = qlora_65b_memory(i)
+    # The same job with every activation kept.
+    no_ckpt = qlora_65b_memory(i, "none").total
+    book = _memory(i, "qlora", *SIZES[2][1:])
+    return {"full": full, "qlora": q.total, "memory": q, "recipe": recipe, "full_above": full > i.qlora_full_ft_65b_memory,
+            "qlora_below": q.total < i.qlora_65b_memory, "fits_48": fits(q.total, i.qlora_65b_single_gpu),
+            "margin": i.qlora_65b_single_gpu - q.total, "book_adapters": book.total,
+            "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
+            "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
+
+
+# ---------------------------------------------------------------- the formula against measurements
+
+# One tolerance per kind of comparison, stated once (the chapter glues them):
+# - "measured": a memory figure a paper measured for a run; the formula within ±MEASURED_TOLERANCE;
+# - "arithmetic": a paper's own sum of bytes per parameter; the formula within ±ARITHMETIC_TOLERANCE;
+# - "bound": a paper's "more than" or "less than"; the formula on the stated side of it.
+MEASURED_TOLERANCE = 0.10
+ARITHMETIC_TOLERANCE = 0.01
+KINDS = ("measured", "arithmetic", "bound")
+
+
+def within(formula: float, published: float, kind: str, side: str | None = None) -> bool:
+    """Whether the formula agrees with a published figure by the tolerance of its kind; for a bound,
+    whether it is on the stated side ("below" a "less than", "above" a "more than")."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}: use one of {', '.join(KINDS)}")
+    f, p = _size("formula", formula), _size("published", published)
+    if kind == "bound":
+        if side not in ("below", "above"):
+            raise ValueError(f"a bound needs side 'below' or 'above', got {side!r}")
+        return f < p if side == "below" else f > p
+    if side is not None:
+        raise ValueError(f"side is for bounds, not for kind {kind!r}")
+    return abs(residual(f, p)) <= (MEASURED_TOLERANCE if kind == "measured" else ARITHMETIC_TOLERANCE)
+
+
+def measurements(i: Inputs) -> list[dict]:
+    """The formula against every published memory figure of a configuration the book could verify:
+    key, kind, side (bounds), formula and published (GB), the published input's name, residual, and
+    whether it agrees by its kind's tolerance. What each leaves out is worded in lib/data/words."""
+    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    lo, q = lora_rebuilt(i), qlora_rebuilt(i)
+    n7 = i.ft_example_params
+    q7_weights = training_memory(n7, "qlora", adapter_params=i.qlora_7b_lora_fraction * n7,
+                                 quant_constant_bits=i.qlora_constant_bits, **kw)
+    rows = [
+        ("zero_gpt2", "arithmetic", None, training_memory(i.zero_gpt2_params, "full", **kw).total, "zero_gpt2_model_states"),
+        ("lora_full", "measured", None, lo["full"], "lora_vram_full"),
+        ("lora_lora", "measured", None, lo["lora"], "lora_vram_lora"),
+        ("qlora_full", "bound", "above", q["full"], "qlora_full_ft_65b_memory"),
+        ("qlora_65b", "bound", "below", q["qlora"], "qlora_65b_memory"),
+        ("qlora_7b_base", "measured", None, q7_weights.weights, "qlora_7b_base_memory"),
+        ("qlora_7b_lora", "measured", None, q7_weights.adapters, "qlora_7b_lora_memory"),
+    ]
+    out = []
+    for key, kind, side, formula, name in rows:
+        published = i[name].value / (1e3 if i[name].unit == "MB" else 1)
+        out.append({"key": key, "kind": kind, "side": side, "formula": formula, "published": published,
+                    "input": name, "residual": residual(formula, published),
+                    "within": within(formula, published, kind, side)})
+    return out
+
+
+def llmc_rebuilt(i: Inputs) -> dict[str, float]:
+    """llm.c's two GPT-2 runs: the 124M run's hours from 6ND at its utilisation and its cost from its
+    node price; the 1.5B run's cost from its GPU-hours at today's H100 price."""
+    flops = compute.training_flops(i.llmc_124m_params, i.llmc_124m_tokens, i.flops_per_param_token)
+    hours = flops / (i.llmc_124m_gpus * i.a100_bf16_peak * i.llmc_124m_mfu) / compute.SECONDS_PER_HOUR
+    cost_124m = compute.rental_cost(compute.gpu_hours(i.llmc_124m_gpus, i.llmc_124m_hours), i.llmc_124m_price)
+    cost_1558m = compute.rental_cost(compute.gpu_hours(i.llmc_1558m_gpus, i.llmc_1558m_hours), i.lambda_h100_sxm_8x)
+    return {"hours_124m": hours, "hours_124m_residual": residual(hours, i.llmc_124m_hours),
+            "cost_124m": cost_124m, "cost_124m_residual": residual(cost_124m, i.llmc_124m_cost),
+            "cost_1558m": cost_1558m, "cost_1558m_residual": residual(cost_1558m, i.llmc_1558m_cost)}
+
+
+def llama7b_rebuilt(i: Inputs) -> dict[str, float]:
+    """LLaMA 7B's pretraining A100-hours from 6ND at PaLM's utilisation, beside Table 15."""
+    flops = compute.training_flops(i.ft_example_params, i.llama7b_tokens, i.flops_per_param_token)
+    hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
+    implied = flops / (i.llama7b_gpu_hours * compute.SECONDS_PER_HOUR * i.a100_bf16_peak)
+    return {"flops": flops, "hours": hours, "residual": residual(hours, i.llama7b_gpu_hours), "implied_mfu": implied}
+
+
+def utilisation(i: Inputs, model: str) -> tuple[float, str]:
+    """The utilisation a model's jobs are priced at, and the input it comes from: the model's own
+    training report where it states one (llm.c states its own for GPT-2 124M); otherwise PaLM's
+    (the LLaMA paper states throughput and GPU-hours, not a utilisation)."""
+    keys = [key for key, *_ in SIZES]
+    if model not in keys:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(keys)}")
+    name = "llmc_124m_mfu" if model == "gpt2" else "palm_mfu"
+    return i[name].value, name
+
+
+def guanaco_tokens(i: Inputs) -> float:
+    """An upper bound on the tokens of QLoRA's Guanaco 65B fine-tuning run (scripts/finetune_guanaco_65b.sh):
+    its optimiser steps x sequences per step (per GPU x accumulation) x the longest sequence (prompt
+    plus answer). A sourced fine-tuning data size, not the book's choice."""
+    steps, batch = _size("steps", i.qlora_65b_steps, whole=True), _size("batch", i.qlora_65b_batch, whole=True)
+    accum = _size("grad_accum", i.qlora_65b_grad_accum, whole=True)
+    return steps * batch * accum * (i.qlora_65b_source_len + i.qlora_65b_target_len)
+
+
+def full_ft_on(i: Inputs, tokens: float) -> list[dict]:
+    """A full fine-tuning of each of the chapter's sizes on `tokens`, on H100s at today's price: its
+    memory, H100-hours and dollars, and the tokens the budget pays a full fine-tuning on (its
+    H100-hours at the size's utilisation, whatever the number of GPUs the memory needs)."""
+    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
+    rows = []
+    for key, params_key, *shape in SIZES:
+        n = i[params_key].value
+        mfu, _ = utilisation(i, key)
+        hours = gpu_hours(job_flops(n, tokens, "full", flops_per_param_token=i.flops_per_param_token), peak, mfu)
+        rows.append({"model": key, "memory": _memory(i, "full", params_key, *shape).total, "tokens": tokens,
+                     "hours": hours, "cost": compute.rental_cost(hours, price),
+                     "bought": tokens_bought(usd, price, n, "full", peak, mfu, flops_per_param_token=i.flops_per_param_token)})
+    return rows
+
+
+def what_budget_buys(i: Inputs) -> list[dict]:
+    """For each job and size: memory, whether it fits one H100, the utilisation it is priced at,
+    H100-hours and dollars per billion tokens, and the tokens the budget trains (where it fits);
+    pretraining also to compute-optimal tokens (Chinchilla's tokens per parameter)."""
+    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
+    per_param = i.chinchilla_tokens / i.chinchilla_params
+    rows = []
+    for job in JOBS:
+        for key, params_key, *shape in SIZES:
+            n = i[params_key].value
+            memory = _memory(i, job, params_key, *shape)
+            ok = fits(memory.total, i.h100_sxm_memory)
+            mfu, _ = utilisation(i, key)
+            tokens = per_param * n if job == "pretrain" else FT_TOKENS
+            flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+            hours = gpu_hours(flops, peak, mfu)
+            bought = tokens_bought(usd, price, n, job, peak, mfu,
+                                   flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+            rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "mfu": mfu, "tokens": tokens,
+                         "hours": hours, "cost": compute.rental_cost(hours, price), "bought": bought if ok else 0.0})
+    return rows
+
+
+def ladder(i: Inputs) -> list[dict]:
+    """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source."""
+    gptoss = compute.rental_cost(i.gptoss_120b_h100_hours, i.lambda_h100_sxm_8x)
+    # Epoch AI's figures from its own file (lib.chapters.epoch), in the dollars of the month its costs are of.
+    epoch_month = dt.date.fromisoformat(epoch.CONSTANTS.dollars_of + "-01")
+    rungs = [
+        ("llmc_124m", i.llmc_124m_cost, i.llmc_124m_date, "karpathy2024llmc"),
+        ("budget", budget_usd(i), i.budget_rate_date, "article1"),
+        ("llmc_1558m", i.llmc_1558m_cost, int(i.llmc_1558m_year), "karpathy2024llmc1558"),
+        ("mosaic", i.mosaic_cost, i.mosaic_post_date, "venigalla2022mosaic"),
+        ("llama65b", epoch.published("llama", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("gptoss", gptoss, i["lambda_h100_sxm_8x"].seen, "openai2025gptosscard"),
+        ("palm", epoch.published("palm", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("gpt4", epoch.published("gpt4", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("grok3", i.epoch_grok3_cost, epoch_month, "epochai2025trainingcosttrends"),
+    ]
+    return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])
+
+
+# ---------------------------------------------------------------- one model, full fine-tuning against LoRA (the memory calculator)
+
+def models(i: Inputs) -> dict[str, dict[str, float]]:
+    """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
+    at the chapter's sequence length and batch, with every activation kept and with checkpointing."""
+    out = {}
+    for key, params, d_model, heads, layers in SIZES:
+        out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
+                    "activations": model_activations(i, d_model, heads, layers, "none"),
+                    "activations_full": model_activations(i, d_model, heads, layers, "full")}
+    return out
+
+
+def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = False
+             ) -> tuple[Memory, Memory]:
+    """Full fine-tuning and LoRA of one of the chapter's models (lib.training_memory), with
+    every activation kept or with gradient checkpointing."""
+    shapes = models(i)
+    if model not in shapes:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
+    if precision not in PRECISION_BITS:
+        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISION_BITS)}")
+    if not isinstance(checkpointing, bool):
+        raise ValueError(f"checkpointing is on or off (True or False), got {checkpointing!r}")
+    m = shapes[model]
+    acts = m["activations_full" if checkpointing else "activations"]
+    kw = dict(activations=acts, gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    full = training_memory(m["params"], "full", **kw)
+    adapters = lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
+    lora = training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
+                             quant_constant_bits=i.qlora_constant_bits, **kw)
+    return full, lora

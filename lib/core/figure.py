@@ -1,0 +1,161 @@
+"""Figure: a computed value (a number or a range, a date, a text) with its unit,
+and how it reads in each language."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import math
+
+from lib.core import fmt
+from lib.core.words import place, words
+
+CURRENCIES = {"USD", "EUR"}
+PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"),
+          "USD/kWh": ("USD", "kWh"), "USD/chip": ("USD", "chip")}
+
+
+@dataclasses.dataclass(frozen=True)
+class Figure:
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+    decimals: int = 0
+    compact: bool = False
+    date: dt.date | None = None
+    text: str | None = None
+    items: tuple[str, ...] = ()  # a text figure's parts, compared as a set
+    items_es: tuple[str, ...] = ()  # the same parts as the Spanish page shows them, where they differ
+    sequence: tuple[float, ...] = ()  # an ordered series of numbers ("from 1.0 to 0.3")
+    low_open: bool = False  # "more than low" rather than "at least low"
+    high_open: bool = False  # "less than high" rather than "at most high"
+
+    @classmethod
+    def of(cls, value: float, unit: str, **style) -> "Figure":
+        return cls(low=float(value), high=float(value), unit=unit, **style)
+
+    @classmethod
+    def memory(cls, gb: float) -> "Figure":
+        """Memory with one decimal in the unit that keeps it readable: 13,4 GB, but 4,0 MB."""
+        return cls.of(gb, "GB", decimals=1) if gb >= 1 or gb == 0 else cls.of(gb * 1e3, "MB", decimals=1)
+
+    @classmethod
+    def between(cls, low: float, high: float, unit: str, **style) -> "Figure":
+        low, high = float(low), float(high)
+        if low > high:
+            raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+        return cls(low=low, high=high, unit=unit, **style)
+
+    @classmethod
+    def on(cls, date: dt.date) -> "Figure":
+        return cls(date=date, unit="date")
+
+    @classmethod
+    def month_of(cls, date: dt.date) -> "Figure":
+        """A calendar month (the month a publisher's dollars are of)."""
+        return cls(date=date, unit="calendar-month")
+
+    @classmethod
+    def says(cls, *texts: str) -> "Figure":
+        """A text, or several parts of one (each compared on its own)."""
+        if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
+            raise ValueError(f"a text figure needs non-empty texts, got {texts!r}")
+        return cls(text="; ".join(texts), items=tuple(texts), unit="text")
+
+    @classmethod
+    def place(cls, locator: str) -> "Figure":
+        """Where in a paper a figure is ("Section 2.4"), shown in each page's language."""
+        return dataclasses.replace(cls.says(place(locator, "en")), items_es=(place(locator, "es"),))
+
+    @classmethod
+    def more_than(cls, low: float, unit: str, *, inclusive: bool = False, **style) -> "Figure":
+        """A lower bound: "more than low" (or "at least low" when `inclusive`)."""
+        return cls(low=float(low), high=math.inf, low_open=not inclusive, unit=unit, **style)
+
+    @classmethod
+    def less_than(cls, high: float, unit: str, **style) -> "Figure":
+        """An upper bound: "less than high"."""
+        return cls(low=0.0, high=float(high), high_open=True, unit=unit, **style)
+
+    @classmethod
+    def series(cls, values, unit: str, **style) -> "Figure":
+        """Numbers in order, such as a value before and after a change."""
+        values = tuple(float(v) for v in values)
+        if len(values) < 2:
+            raise ValueError(f"a series needs at least two values, got {values!r}")
+        return cls(low=min(values), high=max(values), sequence=values, unit=unit, **style)
+
+    @property
+    def is_bound(self) -> bool:
+        """ "more than", "at least" or "less than": a direction, not a value."""
+        return self.is_number and (math.isinf(self.high) or (self.low == 0 and self.high_open))
+
+    @property
+    def is_number(self) -> bool:
+        return self.low is not None
+
+    @property
+    def value(self) -> float:
+        """The midpoint of a range, or the single value."""
+        return (self.low + self.high) / 2
+
+    def raw(self) -> str:
+        """A language-free record of the figure for nbval to compare exactly."""
+        if self.date is not None:
+            return self.date.isoformat()
+        if self.text is not None:
+            return self.text
+        if self.sequence:
+            return " -> ".join(repr(v) for v in self.sequence) + f" {self.unit}"
+        high = "inf" if math.isinf(self.high) else repr(self.high)
+        return f"{'(' if self.low_open else ''}{self.low!r}..{high}{')' if self.high_open else ''} {self.unit}"
+
+    def format(self, lang: str) -> str:
+        if self.date is not None:
+            return fmt.month(self.date, lang) if self.unit == "calendar-month" else fmt.date(self.date, lang)
+        if self.text is not None:
+            shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
+            if len(shown) < 2:
+                return shown[0] if shown else self.text
+            return f"{', '.join(shown[:-1])} {words(lang)['and']} {shown[-1]}"
+        bound = words(lang)["bound"]
+        if self.sequence:
+            return " → ".join(Figure.of(v, self.unit, decimals=self.decimals, compact=self.compact).format(lang)
+                              for v in self.sequence)
+        if math.isinf(self.high):
+            word = bound["more_than"] if self.low_open else bound["at_least"]
+            return f"{word} " + dataclasses.replace(self, high=self.low, low_open=False).format(lang)
+        if self.low == 0 and self.high_open:
+            return f"{bound['less_than']} " + dataclasses.replace(self, low=self.high, high_open=False).format(lang)
+        if self.high_open:
+            low, high = (dataclasses.replace(self, low=v, high=v, high_open=False).format(lang) for v in (self.low, self.high))
+            return bound["range_open"].format(low=low, high=high)
+        if self.unit in CURRENCIES:
+            if round(self.high) >= 1e6:  # 999.999,60 reads "1 million", as its rounding says
+                return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
+            # Cents only for amounts under a thousand: "223,44 dólares", but "34.335 euros".
+            decimals = self.decimals if self.high < 1e3 else 0
+            return fmt.money_range(self.low, self.high, self.unit, lang, decimals)
+        if self.unit in PRICES:
+            currency, per = PRICES[self.unit]
+            decimals = 2 if per != "month" else 0
+            return fmt.money_range(self.low, self.high, currency, lang, decimals) + " " + fmt.per_unit(per, lang)
+        if self.unit == "fraction":
+            return self._range(lambda v: fmt.percent(v, lang, self.decimals))
+        if self.unit == "calendar-year":
+            return self._range(lambda v: str(int(v)))
+        if self.unit == "FLOP":
+            return self._range(lambda v: fmt.scientific(v, lang)) + " " + fmt.unit_word("FLOP", lang)
+        if self.compact:
+            number = self._range(lambda v: fmt.compact(v, lang, self.decimals))
+        else:
+            number = self._range(lambda v: fmt.number(v, lang, self.decimals))
+        # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.
+        shown = self.high if self.compact else round(self.high, self.decimals)
+        word = fmt.unit_word(self.unit, lang, shown) if self.unit else ""
+        if self.compact and word and fmt.locale(lang) == "es_ES" and number.endswith(fmt.TAKES_DE):
+            word = "de " + word
+        return f"{number} {word}".strip()
+
+    def _range(self, one) -> str:
+        return one(self.low) if self.low == self.high else f"{one(self.low)}{fmt.DASH}{one(self.high)}"

@@ -1,0 +1,204 @@
+"""Locale formatting of every number on the site. Babel (CLDR) does the work.
+
+`lang` is "es" or "en"; anything else is a ValueError.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+from babel import Locale
+from babel.dates import format_date, format_skeleton
+from babel.numbers import (
+    format_compact_currency,
+    format_compact_decimal,
+    format_currency,
+    format_decimal,
+    format_percent,
+    get_currency_symbol,
+)
+
+from lib.core.words import words
+
+LOCALES = {"es": "es_ES", "en": "en_US"}
+LANGS = tuple(LOCALES)
+
+SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+DASH = "–"
+# Spanish says "5 millones de dólares" but "450 mil dólares": these scale words take "de".
+TAKES_DE = ("millón", "millones", "billón", "billones")
+
+
+def locale(lang: str) -> str:
+    try:
+        return LOCALES[lang]
+    except KeyError:
+        raise ValueError(f"unknown language '{lang}': use one of {', '.join(LANGS)}") from None
+
+
+def _finite(x) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        raise ValueError(f"cannot format {x!r}: not a finite number")
+    return float(x)
+
+
+def _pattern(kind: str, lang: str, decimals: int) -> str:
+    loc = Locale.parse(locale(lang))
+    base = (loc.percent_formats if kind == "percent" else loc.decimal_formats)[None].pattern
+    integer = base.split(";")[0].replace("#,##0.###", "#,##0")
+    return integer.replace("0", "0." + "0" * decimals, 1) if decimals else integer
+
+
+def number(x: float, lang: str, decimals: int = 0) -> str:
+    """1.428.480 (es) / 1,428,480 (en)."""
+    return format_decimal(round(_finite(x), decimals), format=_pattern("decimal", lang, decimals), locale=locale(lang))
+
+
+def percent(fraction: float, lang: str, decimals: int = 1) -> str:
+    """46,2 % (es) / 46.2% (en) from 0.462."""
+    return format_percent(_finite(fraction), format=_pattern("percent", lang, decimals), locale=locale(lang))
+
+
+def compact(x: float, lang: str, decimals: int = 1) -> str:
+    """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion; and, as Spanish writes
+    thousands of millions, 175.300 millones / 175.3 billion (STYLE.md)."""
+    x = _carried(_finite(x), lang, decimals)
+    if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12:
+        millions = round(x / 1e6, decimals - 3)  # the same precision as 175.3 billion
+        return f"{number(millions, lang, max(0, decimals - 3))} millones"
+    return format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
+
+
+def scientific(x: float, lang: str, decimals: int = 2) -> str:
+    """2,56 × 10²⁴ (es) / 2.56 × 10²⁴ (en)."""
+    x = _finite(x)
+    if x == 0:
+        return number(0, lang)
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = x / 10**exponent
+    if round(mantissa, decimals) >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{number(mantissa, lang, decimals)} × 10{str(exponent).translate(SUPERSCRIPT)}"
+
+
+def date(d: dt.date, lang: str) -> str:
+    """21 de marzo de 2023 / March 21, 2023."""
+    if not isinstance(d, dt.date):
+        raise ValueError(f"cannot format {d!r}: not a date")
+    return format_date(d, format="long", locale=locale(lang))
+
+
+def month(d: dt.date, lang: str) -> str:
+    """diciembre de 2024 / December 2024."""
+    if not isinstance(d, dt.date):
+        raise ValueError(f"cannot format {d!r}: not a date")
+    return format_skeleton("yMMMM", d, locale=locale(lang))
+
+
+def seen(when: dt.date | int, lang: str) -> str:
+    """When a price was read: a full date, or only the year where no day was recorded."""
+    return str(when) if isinstance(when, int) else date(when, lang)
+
+
+def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
+    """3,29 dólares / $3.29: Spanish names the currency in words, as its prose does
+    (STYLE.md); English takes Babel's CLDR symbol and placement."""
+    if locale(lang) == "es_ES":
+        return f"{number(x, lang, decimals)} {words('es')['currency'][currency]}"
+    loc = Locale.parse(locale(lang))
+    pattern = loc.currency_formats["standard"].pattern.split(";")[0]
+    pattern = pattern.replace("#,##0.00", "#,##0" + ("." + "0" * decimals if decimals else ""))
+    return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
+
+
+def money_range(low: float, high: float, currency: str, lang: str, decimals: int = 2) -> str:
+    """An amount or a range of amounts in one unit: 4,10–5,12 dólares / $4.10–5.12."""
+    if low == high:
+        return money(low, currency, lang, decimals)
+    if low > high:
+        raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    one = money(high, currency, lang, decimals)
+    figure = number(high, lang, decimals)
+    return one.replace(figure, f"{number(low, lang, decimals)}{DASH}{figure}", 1)
+
+
+def _scale(x: float, lang: str) -> float:
+    """The power of 1,000 (thousand, million, ...) that the long compact form uses for x
+    (Spanish counts thousands of millions in millions)."""
+    x = abs(x)
+    if locale(lang) == "es_ES" and 1e9 <= x < 1e12:
+        return 1e6
+    return 1e12 if x >= 1e12 else 1e9 if x >= 1e9 else 1e6 if x >= 1e6 else 1e3 if x >= 1e3 else 1
+
+
+def _places(x: float, lang: str, decimals: int) -> int:
+    """The decimals x is rounded to at its scale: Spanish thousands of millions, counted in
+    millions, keep the precision of the English billions (175.300 millones, 175.3 billion)."""
+    return decimals - 3 if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12 else decimals
+
+
+def _carried(x: float, lang: str, decimals: int, whole_millions: bool = False) -> float:
+    """x as its compact form writes it when rounding carries it into the next scale: 999,999,000
+    at two decimals is not "1,000.00 million" but 1 billion (1.000 millones); otherwise x itself.
+    `whole_millions`: Spanish thousands of millions of money are written in whole millions."""
+    first = x
+    for _ in range(4):
+        scale = _scale(x, lang)
+        if scale < 1e3:
+            break
+        places = _places(x, lang, decimals)
+        rounded = round(x / scale, max(0, places) if whole_millions else places) * scale
+        if _scale(rounded, lang) == scale and _places(rounded, lang, decimals) == places:
+            break
+        x = rounded
+    return first if x == first else x
+
+
+def _short(v: float, lang: str, decimals: int) -> str:
+    """A number with `decimals`, or none when it rounds to a whole number: 9, 5,7."""
+    r = round(v, decimals)
+    return number(r, lang, 0 if r == int(r) else decimals)
+
+
+def money_short(x: float, currency: str, lang: str) -> str:
+    """CLDR's short form of an amount, for a chart's labels: 3,2 M US$ / $3.2M."""
+    return format_compact_currency(_finite(x), currency, locale=locale(lang), format_type="short", fraction_digits=1)
+
+
+def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1) -> str:
+    """5,7 millones de dólares / $5.7 million; with `high`, a range in one unit:
+    9–23 millones de dólares / $9–23 million."""
+    high = _finite(low if high is None else high)
+    low = _finite(low)
+    if low > high:
+        raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    same = low == high
+    high = _carried(high, lang, decimals, whole_millions=True)
+    low = high if same else low
+    scale = _scale(high, lang)
+    if scale == 1e6 and high >= 1e9:  # Spanish thousands of millions: 13.900 millones
+        decimals = max(0, decimals - 3)
+    if scale < 1e3:
+        text = money(low, currency, lang)
+        return text if same else f"{text}{DASH}{money(high, currency, lang)}"
+    ends = [_short(v / scale, lang, decimals) for v in (low, high)]
+    # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
+    word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
+    body = ends[0] if same else f"{ends[0]}{DASH}{ends[1]}"
+    if locale(lang) == "es_ES":
+        link = " de " if word.endswith(TAKES_DE) else " "
+        return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"
+    return f"{get_currency_symbol(currency, locale=locale(lang))}{body} {word}"
+
+
+def unit_word(unit: str, lang: str, value: float = 2) -> str:
+    try:
+        one, many = words(lang)["units"][unit]
+    except KeyError:
+        raise ValueError(f"no words for unit '{unit}'") from None
+    return one if value == 1 else many
+
+
+def per_unit(unit: str, lang: str) -> str:
+    return words(lang)["per_unit"][unit]

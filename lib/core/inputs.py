@@ -1,0 +1,208 @@
+"""Sourced inputs: load lib/data/inputs/*.toml, check every entry's provenance.
+
+An input is data, never a literal in code. Loading fails with a message that
+names the input when its source is missing, its source key is not in the
+book's BibTeX file, its unit is unknown, or a price has no date.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import datetime as dt
+import math
+import tomllib
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+
+from pybtex.database import parse_file
+
+DATA_DIR = Path(__file__).parents[1] / "data" / "inputs"
+BOOK_DIR = Path(__file__).resolve().parents[2] / "book"
+
+UNITS = {
+    "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count", "point",
+    "ratio", "TB", "GB", "MB", "byte/parameter", "FLOP", "FLOP/s",
+    "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
+    "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
+    # energy, emissions and hardware prices (the costs chapter)
+    "W", "kWh", "MWh", "tCO2eq", "tCO2eq/MWh", "USD/kWh", "USD/chip",
+}
+# Prices and rates change: these must say when they were seen (a date; a year if no day is known).
+DATED_UNITS = {"USD/GPU-hour", "USD/chip-hour", "USD/month"}
+REQUIRED = ("unit", "source", "locator", "locator_es", "quote")
+
+
+class InputError(ValueError):
+    """An input in inputs.toml is malformed or lacks provenance."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Input:
+    name: str
+    unit: str
+    source: str
+    locator: str
+    locator_es: str  # the same place in the source, in Spanish (the method page's table)
+    quote: str
+    value: float | str | dt.date | None = None
+    low: float | None = None
+    high: float | None = None
+    seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
+    bound: str | None = None  # "more_than" or "at_least" where the source gives only a bound ("over 100")
+    secondary: bool = False  # known only from reports of the source, not from the source itself
+
+    def where(self, lang: str) -> str:
+        """Where in its source the input is, in `lang`."""
+        return self.locator_es if lang == "es" else self.locator
+
+    @property
+    def is_range(self) -> bool:
+        return self.value is None
+
+    def figure(self, unit: str | None = None, **style):
+        """The input as a figure; a bound stays a bound ("over 100" is not 100)."""
+        from lib.core.figure import Figure
+
+        unit = self.unit if unit is None else unit
+        if self.bound:
+            return Figure.more_than(self.value, unit, inclusive=self.bound == "at_least", **style)
+        if self.is_range:
+            return Figure.between(self.low, self.high, unit, **style)
+        return Figure.of(self.value, unit, **style)
+
+
+def bib_files() -> list[Path]:
+    return sorted(BOOK_DIR.glob("*.bib"))
+
+
+def bib_keys() -> set[str]:
+    return set(_bib_keys(tuple((str(p), p.stat().st_mtime_ns) for p in bib_files())))
+
+
+@lru_cache(maxsize=32)
+def _toml(path: str, mtime: int) -> dict:
+    """A .toml file parsed once per version of the file (path, mtime)."""
+    with open(path, "rb") as fh:
+        return tomllib.load(fh)
+
+
+@lru_cache(maxsize=4)
+def _bib_keys(files: tuple[tuple[str, int], ...]) -> frozenset[str]:
+    """The keys of the .bib files, parsed once per version of the files (path, mtime)."""
+    return frozenset(key for path, _ in files for key in parse_file(path).entries.keys())
+
+
+def read_tables(folder: Path) -> dict[str, dict]:
+    """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error."""
+    merged: dict[str, dict] = {}
+    for path in sorted(folder.glob("*.toml")):
+        tables = copy.deepcopy(_toml(str(path), path.stat().st_mtime_ns))
+        twice = sorted(set(tables) & set(merged))
+        if twice:
+            raise ValueError(f"{path.name} defines again: {', '.join(twice)}")
+        merged.update(tables)
+    return merged
+
+
+def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
+    missing = [field for field in REQUIRED if not raw.get(field)]
+    if missing:
+        raise InputError(f"input '{name}' has no {', '.join(missing)}")
+    if raw["source"] not in keys:
+        raise InputError(f"input '{name}' cites source '{raw['source']}', which is in no .bib file of book/")
+    if raw["unit"] not in UNITS:
+        raise InputError(f"input '{name}' has unknown unit '{raw['unit']}'")
+    seen = raw.get("seen")
+    if seen is not None and not (isinstance(seen, dt.date) or (type(seen) is int and 1990 <= seen <= 2100)):
+        raise InputError(f"input '{name}' has 'seen' = {seen!r}: give a date, or a year when no day was recorded")
+    if raw["unit"] in DATED_UNITS and seen is None:
+        raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
+    if not isinstance(raw.get("secondary", False), bool):
+        raise InputError(f"input '{name}' has secondary = {raw['secondary']!r}: use true or false")
+    if raw.get("bound") not in (None, "more_than", "at_least"):
+        raise InputError(f"input '{name}' has bound = {raw['bound']!r}: use 'more_than' or 'at_least'")
+    has_value = "value" in raw
+    has_range = "low" in raw and "high" in raw
+    if has_value == has_range:
+        raise InputError(f"input '{name}' needs either 'value' or both 'low' and 'high'")
+    numbers = [raw[k] for k in ("value", "low", "high") if k in raw and isinstance(raw[k], (int, float))]
+    for number in numbers:
+        if isinstance(number, bool) or not math.isfinite(number) or number < 0:
+            raise InputError(f"input '{name}' has a value that is not a finite, non-negative number: {number!r}")
+    if has_range and not raw["low"] <= raw["high"]:
+        raise InputError(f"input '{name}' has low > high")
+    known = {f.name for f in dataclasses.fields(Input)} - {"name"}
+    extra = set(raw) - known
+    if extra:
+        raise InputError(f"input '{name}' has unknown fields: {', '.join(sorted(extra))}")
+    fields = dict(raw)
+    for k in ("value", "low", "high"):
+        if isinstance(fields.get(k), int) and not isinstance(fields.get(k), bool):
+            fields[k] = float(fields[k])
+    return Input(name=name, **fields)
+
+
+class Inputs(Mapping):
+    """All sourced inputs by name; `inputs.opt_gpus` is the value of that input."""
+
+    def __init__(self, entries: Mapping[str, Input], read: set[str] | None = None):
+        self._entries = dict(entries)
+        self._read = read  # when a set, the names looked up are added to it
+
+    def recording(self, read: set[str]) -> "Inputs":
+        """The same inputs, adding to `read` the name of every input looked up."""
+        return Inputs(self._entries, read)
+
+    def __getitem__(self, name: str) -> Input:
+        if self._read is not None:
+            self._read.add(name)
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise KeyError(f"no sourced input named '{name}'") from None
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        entry = self[name]
+        return (entry.low, entry.high) if entry.is_range else entry.value
+
+    def replace(self, name: str, **changes) -> "Inputs":
+        """A copy with one input changed (for what-if cells and sensitivity tests)."""
+        entries = dict(self._entries)
+        entries[name] = dataclasses.replace(self[name], **changes)
+        return Inputs(entries)
+
+    def nudged(self, name: str) -> "Inputs":
+        """A copy with one input changed a little, whatever its kind (to see what depends on it)."""
+        entry = self[name]
+        if entry.unit == "text":
+            return self.replace(name, value=f"{entry.value} (nudged)")
+        if entry.unit == "date":
+            return self.replace(name, value=entry.value - dt.timedelta(days=7))  # the same weekday
+        if not entry.is_range and not isinstance(entry.value, float):
+            raise ValueError(f"input '{name}' cannot be nudged")
+        return self.scaled(name, 1.01)
+
+    def scaled(self, name: str, factor: float) -> "Inputs":
+        """A copy with one numeric input multiplied by `factor`."""
+        entry = self[name]
+        if entry.is_range:
+            return self.replace(name, low=entry.low * factor, high=entry.high * factor)
+        if not isinstance(entry.value, float):
+            raise ValueError(f"input '{name}' is not a number and cannot be scaled")
+        return self.replace(name, value=entry.value * factor)
+
+
+def load_inputs(data_dir: Path = DATA_DIR) -> Inputs:
+    raw = read_tables(data_dir)
+    keys = bib_keys()
+    return Inputs({name: _check(name, entry, keys) for name, entry in raw.items()})

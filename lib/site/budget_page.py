@@ -1,0 +1,265 @@
+"""What the chapter "What a budget buys" glues: its figures (as `B.<name>`) and its tables
+(`B.memory`, `B.compute`, `B.buys`, `B.measured`, `B.ladder`), formatted for the page's language."""
+
+from __future__ import annotations
+
+from IPython.display import Markdown
+
+from lib.chapters import budget
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.site import page
+from lib.site.page import glue_figures
+from lib.site.markdown import table_cell
+from lib.core.words import words
+
+
+
+def _gb(x: float) -> Figure:
+    return Figure.of(x, "GB", decimals=1)
+
+
+def _pct(x: float) -> Figure:
+    return Figure.of(x, "fraction", decimals=1)
+
+
+def figures(i: Inputs) -> dict[str, Figure]:
+    """Every figure the prose pastes, by name."""
+    lo, q, llmc, ll = budget.lora_rebuilt(i), budget.qlora_rebuilt(i), budget.llmc_rebuilt(i), budget.llama7b_rebuilt(i)
+    scales = budget.three_scales(i)
+    usd = budget.budget_usd(i)
+    hours = usd / i.lambda_h100_sxm_1x
+    rows = budget.what_budget_buys(i)
+    return {
+        # the one model, and the example's settings
+        "llama7b.params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+        "llama7b.tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=1),
+        "seq_len": Figure.of(budget.EXAMPLE_SEQ_LEN, "token"),
+        "flops_factor": Figure.of(i.flops_per_param_token, "count"),
+        "batch": Figure.of(budget.EXAMPLE_BATCH, "count"),
+        "ft_tokens": Figure.of(budget.FT_TOKENS, "token", compact=True),
+        "guanaco_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
+        "mfu": _pct(i.palm_mfu),
+        "a100_price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+        "a100_seen": Figure.on(i["lambda_a100_sxm_8x"].seen),
+        "lora_rank": Figure.of(i.lora_rank, "count"),
+        "lora_speedup": _pct(i.lora_speedup),
+        "pretrain.total": _gb(scales["pretrain"]["memory"].total),
+        "lora.total": _gb(scales["lora"]["memory"].total),
+        "qlora.total": _gb(scales["qlora"]["memory"].total),
+        "activations": _gb(scales["lora"]["memory"].activations),
+        # LLaMA 7B's pretraining beside Table 15
+        "llama7b.hours": Figure.of(ll["hours"], "GPU-hour"),
+        "llama7b.reported": Figure.of(i.llama7b_gpu_hours, "GPU-hour"),
+        "llama7b.table": Figure.place(i["llama7b_gpu_hours"].locator),
+        "llama7b.residual": _pct(ll["residual"]),
+        "llama7b.implied_mfu": _pct(ll["implied_mfu"]),
+        # LoRA's memory rebuilt
+        "lora.full": _gb(lo["full"]),
+        "lora.lora": _gb(lo["lora"]),
+        "lora.paper_full": Figure.of(i.lora_vram_full, "GB"),
+        "lora.paper_lora": Figure.of(i.lora_vram_lora, "GB"),
+        "lora.full_residual": _pct(lo["full_residual"]),
+        "lora.lora_residual": _pct(lo["lora_residual"]),
+        "lora.ratio": Figure.of(lo["ratio"], "times", decimals=1),
+        "lora.paper_ratio": Figure.of(lo["paper_ratio"], "times", decimals=1),
+        "lora.adapters": Figure.of(lo["adapters"], "parameter", compact=True, decimals=1),
+        "lora.weights": _gb(lo["lora_weights"]),
+        "lora.weights_share": _pct(lo["weights_share"]),
+        "bytes.full": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
+        # QLoRA's bounds, with gradient checkpointing and paged optimisers
+        "qlora.full": _gb(q["full"]),
+        "qlora.activations": Figure.memory(q["memory"].activations),
+        "qlora.optimizer": Figure.memory(q["memory"].optimizer),
+        "qlora.no_checkpointing": _gb(q["no_checkpointing"]),
+        # QLoRA's own 65B recipe (lib.chapters.budget.qlora_recipe) and the total against the 48 GB GPU
+        "qlora.rank": Figure.of(q["recipe"]["rank"], "count"),
+        "qlora.nf4_bits": Figure.of(budget.PRECISION_BITS["nf4"], "count"),
+        "qlora.adapter_params": Figure.of(q["recipe"]["adapters"], "parameter", compact=True, decimals=0),
+        "qlora.ffn": Figure.of(q["recipe"]["ffn"], "dimension", decimals=0),
+        "qlora.ffn_ratio": Figure.of(i.llama_ffn_ratio, "count", decimals=2),
+        "qlora.seq_len": Figure.of(q["recipe"]["seq_len"], "token"),
+        "qlora.batch": Figure.of(q["recipe"]["batch"], "count"),
+        "qlora.weights": _gb(q["memory"].weights),
+        "qlora.margin": _gb(abs(q["margin"])),
+        "qlora.book_adapters": _gb(q["book_adapters"]),
+        "qlora.weights_as_7b": _gb(q["memory"].weights / (1 + _q7_residual(i))),
+        "qlora.attention_matrices": Figure.of(i.llama_attention_matrices, "count"),
+        "qlora.ffn_matrices": Figure.of(i.llama_ffn_matrices, "count"),
+        "qlora.gpu": Figure.of(i.qlora_65b_single_gpu, "GB"),
+        "checkpoint_bytes": Figure.of(i.activation_checkpoint_bytes, "count"),
+        "activation_linear": Figure.of(i.activation_linear_bytes, "count"),
+        "activation_attention": Figure.of(i.activation_attention_bytes, "count"),
+        # the formula against measurements: the tolerance of each kind
+        "tolerance.measured": _pct(budget.MEASURED_TOLERANCE),
+        "tolerance.arithmetic": _pct(budget.ARITHMETIC_TOLERANCE),
+        # the formula against each published memory figure (the table B.measured)
+        **{f"measured.{r['key']}.{part}": _pct(r["residual"]) if part == "residual" else Figure.memory(r[part])
+           for r in budget.measurements(i) for part in ("formula", "published", "residual")},
+        # utilisation by the job's own source
+        "llmc.mfu": _pct(i.llmc_124m_mfu),
+        # the frontier rung
+        "frontier.cost": Figure.of(i.epoch_grok3_cost, "USD", decimals=2),
+        "frontier.date": Figure.on(i.epoch_grok3_date),
+        "qlora.paper_full": i["qlora_full_ft_65b_memory"].figure(),
+        "qlora.qlora": _gb(q["qlora"]),
+        "qlora.paper_qlora": Figure.of(i.qlora_65b_memory, "GB"),
+        "qlora.constant_bits": Figure.of(i.qlora_constant_bits, "count", decimals=3),
+        # llm.c's runs
+        "llmc.hours_124m": Figure.of(llmc["hours_124m"], "hour", decimals=2),
+        "llmc.reported_hours_124m": Figure.of(i.llmc_124m_hours, "hour", decimals=1),
+        "llmc.hours_124m_residual": _pct(llmc["hours_124m_residual"]),
+        "llmc.cost_124m": Figure.of(llmc["cost_124m"], "USD"),
+        "llmc.reported_124m": Figure.of(i.llmc_124m_cost, "USD"),
+        "llmc.cost_124m_residual": _pct(llmc["cost_124m_residual"]),
+        "llmc.cost_1558m": Figure.of(llmc["cost_1558m"], "USD"),
+        "llmc.reported_1558m": Figure.of(i.llmc_1558m_cost, "USD"),
+        "llmc.cost_1558m_residual": _pct(llmc["cost_1558m_residual"]),
+        "llmc.params_1558m": Figure.of(i.llmc_1558m_params, "parameter", compact=True, decimals=2),
+        "llmc.h100_price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+        # the budget
+        "budget.eur": Figure.of(i.budget_eur, "EUR"),
+        "budget.usd": Figure.of(usd, "USD", decimals=2),
+        "budget.rate_date": Figure.on(i.budget_rate_date),
+        "budget.h100_price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "budget.h100_seen": Figure.on(i["lambda_h100_sxm_1x"].seen),
+        "budget.hours": Figure.of(hours, "hour", decimals=1),
+        "budget.h100_memory": Figure.of(i.h100_sxm_memory, "GB"),
+        "budget.chinchilla": Figure.of(i.chinchilla_tokens / i.chinchilla_params, "count"),
+        "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
+        "budget.gpt2_pretrain_cost": Figure.of(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
+        "budget.llama7b_pretrain_cost": Figure.of(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
+    }
+
+
+def _q7_residual(i: Inputs) -> float:
+    """The formula's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
+    return next(r for r in budget.measurements(i) if r["key"] == "qlora_7b_base")["residual"]
+
+
+def _row(rows: list[dict], job: str, model: str) -> dict:
+    return next(r for r in rows if r["job"] == job and r["model"] == model)
+
+
+def memory_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    scales = budget.three_scales(i)
+    head = [w["head"]["part"]] + [w["jobs"][job] for job in budget.JOBS]
+    rows = [f"| {' | '.join(head)} |", "|---|" + "---:|" * len(budget.JOBS)]
+    for part in ("weights", "gradients", "optimizer", "activations", "adapters", "total"):
+        cells = [Figure.memory(scales[job]["memory"].parts()[part]).format(lang) for job in budget.JOBS]
+        rows.append("| " + " | ".join([w["parts"][part], *cells]) + " |")
+    return "\n".join(rows)
+
+
+def compute_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    scales = budget.three_scales(i)
+    h = w["head"]
+    rows = [f"| {h['job']} | {h['trained']} | {h['tokens']} | {h['flops']} | {h['hours']} | {h['cost']} |",
+            "|---|---:|---:|---:|---:|---:|"]
+    for job in budget.JOBS:
+        s = scales[job]
+        cells = [w["jobs"][job], Figure.of(s["trained"], "parameter", compact=True, decimals=1).format(lang),
+                 Figure.of(s["tokens"], "token", compact=True).format(lang), Figure.of(s["flops"], "FLOP").format(lang),
+                 Figure.of(s["hours"], "GPU-hour").format(lang), Figure.of(s["cost"], "USD").format(lang)]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def buys_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['job']} | {h['model']} | {h['memory']} | {h['one_gpu']} | {h['utilisation']} | {h['tokens']} "
+            f"| {h['h100_hours']} | {h['cost']} | {h['bought']} |", "|---|---|---:|---|---:|---:|---:|---:|---:|"]
+    for r in budget.what_budget_buys(i):
+        cells = [w["jobs"][r["job"]], w["models"][r["model"]], Figure.memory(r["memory"]).format(lang),
+                 w["fits"] if r["fits"] else w["no_fit"], _pct(r["mfu"]).format(lang),
+                 Figure.of(r["tokens"], "token", compact=True, decimals=1).format(lang),
+                 Figure.of(r["hours"], "hour", decimals=1).format(lang), Figure.of(r["cost"], "USD", decimals=2).format(lang),
+                 Figure.of(r["bought"], "token", compact=True, decimals=1).format(lang) if r["fits"] else w["none"]]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _published(i: Inputs, name: str, side: str | None) -> Figure:
+    """A published memory figure as its source states it: its own unit, a bound kept a bound ("less
+    than 48 GB" for a bound the formula must stay below, which the input's value alone does not say)."""
+    entry = i[name]
+    return Figure.less_than(entry.value, entry.unit, decimals=0) if side == "below" else entry.figure(decimals=0)
+
+
+def measured_table(i: Inputs, lang: str) -> str:
+    """The formula against every published memory figure the book could verify: configuration,
+    kind, formula, published, residual, whether it agrees by its kind's tolerance, what it leaves out."""
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['configuration']} | {h['kind']} | {h['formula']} | {h['published']} | {h['residual']} "
+            f"| {h['agrees']} | {h['leaves_out']} |", "|---|---|---:|---:|---:|---|---|"]
+    for r in budget.measurements(i):
+        unit = i[r["input"]].unit
+        formula = Figure.of(r["formula"] * (1e3 if unit == "MB" else 1), unit, decimals=1)
+        kind = w["kinds"][r["kind"]]  # a bound's side is in its figure: "more than", "less than"
+        cells = [w["configs"][r["key"]], kind, formula.format(lang), _published(i, r["input"], r["side"]).format(lang),
+                 _pct(r["residual"]).format(lang), w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def dated(value) -> Figure:
+    return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
+
+
+def ladder_rows(i: Inputs, lang: str) -> list[dict]:
+    return [dict(r, label=Figure.of(r["usd"], "USD", decimals=1 if r["usd"] >= 1e7 else 2 if r["usd"] >= 1e6 else 0).format(lang)) for r in budget.ladder(i)]
+
+
+def ladder_table(i: Inputs, lang: str) -> str:
+    w = words(lang)["budget"]
+    h = w["head"]
+    rows = [f"| {h['rung']} | {h['cost']} | {h['dated']} | {h['source']} |", "|---|---:|---|---|"]
+    for r in ladder_rows(i, lang):
+        cells = [w["rungs"][r["key"]], r["label"], dated(r["dated"]).format(lang), f"{{cite:t}}`{r['source']}`"]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
+    """Glue every figure and table of the chapter for `lang`; returns the inputs used."""
+    words(lang)
+    i = load_inputs() if i is None else i
+    w = words(lang)["budget"]
+    glue_figures("B", figures(i), lang)
+    # Words, not figures: the names and the computed side of each bound, in the page's language.
+    q = budget.qlora_rebuilt(i)
+    page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
+    page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
+    page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
+    page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
+    # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
+    # the words come from lib.chapters.budget.fits.
+    page.glue("B.qlora.fits_48", w["fits" if q["fits_48"] else "no_fit"], display=False)
+    # Whether the total is under or over the 48 GB GPU, for "within X GB of the bound", and whether the
+    # weights alone, off as much as at 7B, would fit it.
+    page.glue("B.qlora.margin_side", w["below" if q["margin"] >= 0 else "above"], display=False)
+    page.glue("B.qlora.weights_as_7b_fits", w["fits" if budget.fits(q["memory"].weights / (1 + _q7_residual(i)),
+                                                               i.qlora_65b_single_gpu) else "no_fit"], display=False)
+    page.glue("B.qlora.no_checkpointing_fits_48", w["fits" if q["no_checkpointing_fits_48"] else "no_fit"], display=False)
+    page.glue("B.qlora.no_checkpointing_fits_h100", w["fits" if q["no_checkpointing_fits_h100"] else "no_fit"],
+              display=False)
+    page.glue("B.qlora.recomputation", w["recomputation"][budget.job_recomputation(i, "qlora")], display=False)
+    rows = {r["key"]: r for r in budget.measurements(i)}
+    for key in ("lora_full", "lora_lora", "qlora_7b_base"):
+        page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
+    page.glue("B.frontier.name", w["models"]["grok3"], display=False)
+    # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA
+    # rank on W_q and W_v (the LoRA paper's adapters, not QLoRA's), beside the paper's one 48 GB GPU.
+    # Imported here: the calculator imports this module.
+    _, calc = budget.memories("llama65b", "nf4", i.lora_rank, i, checkpointing=True)
+    page.glue("B.calc.qlora65", _gb(calc.total).format(lang), display=False)
+    page.glue("B.calc.qlora65_fits", w["fits" if budget.fits(calc.total, i.qlora_65b_single_gpu) else "no_fit"],
+              display=False)
+    for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
+                        ("measured", measured_table), ("ladder", ladder_table)):
+        page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
+    return i

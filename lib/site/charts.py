@@ -1,0 +1,649 @@
+"""Altair charts with labels in both languages, and the offline renderer.
+
+The renderer ("offline") emits a fixed element id (a hash of the spec) and a static
+SVG drawn by vl-convert, then asks the vendored Vega-Embed (book/_static/vega-bundle.js)
+to replace it with the live chart. On the static site the chart is interactive and
+nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
+that a Jupyter server started (JupyterLab on Binder), where the site's Vega bundle is absent, the
+charts use Altair's own renderer instead, live too (renderer_name).
+
+Every chart writes with the book's own font (lib.site.fonts): registered with vl-convert here,
+before any chart is rendered, named in every chart's config (readable), and served to the browser by
+book.css, so the first paint and the live chart measure their text alike on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from html import escape as html_escape
+import json
+import math
+import os
+import re
+
+import altair as alt
+import pandas as pd
+import vl_convert as vlc
+from altair.vegalite.v6.display import html_renderer
+from babel.numbers import get_decimal_symbol, get_group_symbol
+
+from lib.core import fmt
+from lib.core.words import words
+from lib.site import fonts
+
+fonts.register()  # before any chart is rendered: vl-convert measures text with the fonts it knows
+
+VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
+
+
+def d3_locale(lang: str) -> dict:
+    """A d3-format locale built from Babel's symbols, so chart axes write numbers like the prose."""
+    loc = fmt.locale(lang)
+    return {
+        "decimal": get_decimal_symbol(loc),
+        "thousands": get_group_symbol(loc),
+        "grouping": [3],
+        "currency": ["$", ""] if lang == "en" else ["", "\u00a0" + words("es")["currency"]["USD"]],
+    }
+
+
+def readable(chart, title_size: int = 15):
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11), the title at `title_size`, all
+    of it (marks, axes, legends, titles: Vega's config.font) in the book's font
+    (lib.site.fonts.STACK). Axes and legends carry no ARIA text of Vega's own (English, "X-axis titled ..."); each mark says
+    what it shows in the page's language through its `description` channel, and the chart's
+    description is its text alternative (offline_renderer)."""
+    return (chart.configure(font=fonts.STACK)
+            .configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
+            .configure_legend(labelFontSize=12, titleFontSize=12, aria=False)
+            .configure_title(fontSize=title_size, subtitleFontSize=12))
+
+
+def money_millions_expr(value: str, lang: str) -> str:
+    """A Vega expression writing `value` (dollars) the way fmt.money_compact writes millions:
+    2,26 millones de dólares / $2.26 million (whole numbers without decimals)."""
+    number = f"(round({value} / 1e4) % 100 == 0 ? format({value} / 1e6, ',.0f') : format({value} / 1e6, ',.2f'))"
+    one, many = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
+    word = f"(round({value} / 1e4) == 100 ? '{one}' : '{many}')"
+    if fmt.locale(lang) == "es_ES":
+        return f"{number} + ' ' + {word} + ' de {words('es')['currency']['USD']}'"
+    return f"'$' + {number} + ' ' + {word}"
+
+
+def money_expr(value: str, lang: str) -> str:
+    """A Vega expression writing dollars as Figure.of(v, "USD", decimals=2) does, below a billion:
+    millions in words, thousands without cents, smaller amounts with cents."""
+    small = {"es": f"format({value}, ',.{{d}}f') + ' {words('es')['currency']['USD']}'",
+             "en": f"'$' + format({value}, ',.{{d}}f')"}[fmt.locale(lang)[:2]]
+    # Millions from the amount that rounds to a million (999.999,60 is written "1 million", as lib does).
+    return (f"(round({value}) >= 1e6 ? {money_millions_expr(value, lang)} : "
+            f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
+
+
+def count_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+    """A Vega expression writing a count with its unit as Figure.of(v, unit) does: 1.333.248 horas-GPU.
+    With `decimals`, a value that is not whole at that precision keeps them: 3,74 días (and 56 días)."""
+    one, many = fmt.unit_word(unit, lang, 1), fmt.unit_word(unit, lang, 2)
+    number, rounded = f"format({value}, ',.0f')", f"round({value})"
+    if decimals:
+        scale = 10 ** decimals
+        number = f"(round({value} * {scale}) % {scale} == 0 ? {number} : format({value}, ',.{decimals}f'))"
+        rounded = f"round({value} * {scale}) / {scale}"
+    return f"{number} + ({rounded} == 1 ? ' {one}' : ' {many}')"
+
+
+def price_expr(value: str, lang: str, unit: str = "GPU-hour") -> str:
+    """A Vega expression writing a price per GPU-hour (or per `unit`) as fmt does: 2,79 dólares por
+    GPU-hora / $2.79 per GPU-hour."""
+    per = fmt.per_unit(unit, lang)
+    if fmt.locale(lang) == "es_ES":
+        return f"format({value}, ',.2f') + ' {words('es')['currency']['USD']} {per}'"
+    return f"'$' + format({value}, ',.2f') + ' {per}'"
+
+
+def first_paint(svg: str) -> str:
+    """The static SVG shown until the live chart replaces it, lighter: without Vega's ARIA roles and
+    labels (English words, and the container already says what the chart shows in the page's
+    language; the live chart labels each mark again), without the classes and attributes that only
+    matter to a live chart, with its one font named once, and with coordinates to a tenth of a pixel."""
+    svg = re.sub(r' (?:aria-roledescription|role|aria-label|class)="[^"]*"| aria-hidden="true"| pointer-events="none"'
+                 r'| opacity="1"| transform="translate\(0,0\)"', "", svg)
+    svg = svg.replace('<path d="M0,0h0v0h0Z"/>', "")
+    # One font for every text (lib.site.fonts): named once, on the root element, which the texts inherit.
+    families = set(re.findall(r'<text[^>]* font-family="([^"]*)"', svg))
+    if len(families) == 1:
+        svg = re.sub(r'(<text[^>]*) font-family="[^"]*"', r"\1", svg)
+        svg = svg.replace("<svg ", f'<svg font-family="{families.pop()}" ', 1)
+    # Coordinates only: inside attribute values, never in the text the chart writes.
+    return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
+
+
+def offline_renderer(spec: dict, **_) -> dict:
+    lang = spec.get("usermeta", {}).get("lang", "en")
+    # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
+    live = {k: v for k, v in spec.items() if k != "description"}
+    text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+    svg = first_paint(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang)))
+    options = {"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}
+    patch = react_patch(spec)  # a calculator's presets move its sliders
+    options = json.dumps(options | ({"patch": patch} if patch else {}), sort_keys=True)
+    html = (
+        f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
+        f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
+        # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
+        f" if (el && window.vegaEmbed) {{ var draw = function () {{ return window.vegaEmbed(el, {text}, {options}); }};"
+        f" {fonts.LOADED_JS}.then(draw, draw).then(function () {{"
+        # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
+        f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
+        f" fit(); window.addEventListener('resize', fit); }}); }} }})();</script>"
+    )
+    return {"text/html": html}
+
+
+def react_patch(spec: dict) -> list[dict]:
+    """The `usermeta.react` of a spec as a JSON Patch of its compiled Vega (vega-embed's `patch`
+    option, which must be JSON where Altair's renderer writes it): each listed signal gets an `on`
+    handler that evaluates its expression again whenever the named signal changes. The signals'
+    places come from vl-convert's compiler, of the Vega-Lite version Altair loads (VL_VERSION)."""
+    react = spec.get("usermeta", {}).get("react") or {}
+    if not react:
+        return []
+    signals = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION).get("signals", [])
+    return [{"op": "add", "path": f"/signals/{n}/on", "value": [{"events": {"signal": react[s["name"]]}, "update": s["init"]}]}
+            for n, s in enumerate(signals) if s.get("name") in react and "init" in s]
+
+
+def jupyter_renderer(spec: dict, **_) -> dict:
+    """Altair's own HTML renderer, with the page's number style and the calculators' presets: for
+    JupyterLab and Notebook (on Binder), where the book's Vega bundle is not loaded and Altair
+    loads Vega itself."""
+    lang = spec.get("usermeta", {}).get("lang", "en")
+    options = {"actions": False, "formatLocale": d3_locale(lang)}
+    patch = react_patch(spec)
+    return html_renderer(spec, embed_options=options | ({"patch": patch} if patch else {}))
+
+
+def renderer_name(environ=os.environ) -> str:
+    """ "jupyter" in a kernel a Jupyter server started (it sets JPY_SESSION_NAME to the notebook's
+    path: JupyterLab, Notebook, Binder); "offline" for the book's builds and tests, whose kernels
+    nbclient starts (make book, make notebooks, nbval)."""
+    return "jupyter" if environ.get("JPY_SESSION_NAME") else "offline"
+
+
+alt.renderers.register("offline", offline_renderer)
+alt.renderers.register("jupyter", jupyter_renderer)
+alt.renderers.enable(renderer_name())
+
+def labels(chart: str, lang: str) -> dict:
+    """A chart's words in `lang` (lib/data/words)."""
+    return words(lang)["charts"][chart]
+
+
+def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str = "opt_cost",
+                   what_if: str | None = None) -> alt.Chart:
+    """Horizontal bars, one per scenario (label key, GPU-hours, price per GPU-hour), with the cost
+    written on each bar in the page's language.
+
+    With `what_if` (a scenario's key), one more bar repeats that scenario's hours at a price the
+    reader picks with a slider: it works on the static page, with no kernel."""
+    text = labels(chart, lang)
+    data = pd.DataFrame(
+        {
+            "scenario": [text[key] for key, _, _ in rows],
+            "hours": [float(h) for _, h, _ in rows],
+            "price": [float(p) for _, _, p in rows],
+            "yours": False,
+        }
+    )
+    params = []
+    if what_if is not None:
+        keys = [key for key, _, _ in rows]
+        if what_if not in keys:
+            raise ValueError(f"what_if must be one of the scenarios ({', '.join(keys)}), got {what_if!r}")
+        row = data.iloc[keys.index(what_if)]
+        extra = {"scenario": text["what_if"], "hours": row["hours"], "price": row["price"], "yours": True}
+        data = pd.concat([data, pd.DataFrame([extra])], ignore_index=True)
+        slider = alt.binding_range(min=0, max=math.ceil(2 * data["price"].max()), step=0.01, name=text["slider"] + " ")
+        params.append(alt.param(name="price", value=float(row["price"]), bind=slider))
+    data["cost"] = data["hours"] * data["price"]
+    data["label"] = [fmt.money_compact(c, "USD", lang, decimals=2) for c in data["cost"]]
+    order = list(data["scenario"])
+    # The reader's bar follows the slider; the others keep their sourced price and Babel's label.
+    cost = "datum.yours ? datum.hours * price : datum.cost" if params else "datum.cost"
+    # The reader's bar writes its cost and the price picked (the slider's own readout is hidden:
+    # it shows the raw number, not the page's number style).
+    yours = f"{money_millions_expr('datum.hours * price', lang)} + ' · ' + {price_expr('price', lang)}"
+    label = f"datum.yours ? {yours} : datum.label" if params else "datum.label"
+    base = alt.Chart(data).transform_calculate(
+        shown=cost, shown_label=label, said="datum.scenario + ': ' + datum.shown_label"
+    ).encode(
+        description="said:N",
+        y=alt.Y("scenario:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+        x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')")),
+        tooltip=[
+            alt.Tooltip("scenario:N", title=text["scenario"]),
+            alt.Tooltip("hours:Q", title=text["hours"], format=",.0f"),
+            alt.Tooltip("price:Q", title=text["price"], format=",.2f"),
+            alt.Tooltip("shown_label:N", title=text["cost"]),
+        ],
+    )
+    bars = base.mark_bar().encode(
+        color=alt.condition("datum.yours", alt.value("#f58518"), alt.value("#4c78a8"))
+    )
+    values = base.mark_text(align="left", dx=4).encode(text="shown_label:N")
+    # The description is the chart's text alternative (aria-label) for screen readers.
+    description = text["title"] + ". " + "; ".join(f"{r.scenario}: {r.label}" for r in data.itertuples())
+    layered = (bars + values).add_params(*params) if params else bars + values
+    return readable(layered.properties(
+        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description
+    ))
+
+
+# ---------------------------------------------------------------- headline costs of both articles
+
+# The training costs in dollars that the two articles give, in the order drawn (cheapest first).
+# A2-dgx-price is left out: it is a monthly rental price in euros, not the cost of a training run.
+HEADLINE_CLAIMS = ("A2-mosaic", "A1-opt-cost", "A2-llama-cost", "A2-palm-cost", "A2-msft")
+# The x axis: decades of US dollars, wide enough for every figure above.
+HEADLINE_DOMAIN = (1e5, 1e9)
+
+def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
+    """From lib.core.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
+    rows of {"claim", "kind" ("stated" or "sourced"), "figure"}, in the order of `claim_ids`.
+    Every figure must be a number in US dollars."""
+    by_id = {c.claim.id: c for c in checked}
+    missing = [cid for cid in claim_ids if cid not in by_id]
+    if missing:
+        raise ValueError(f"headline costs need claims that were not checked: {', '.join(missing)}")
+    rows = []
+    for cid in claim_ids:
+        c = by_id[cid]
+        for kind, figure in (("stated", c.claim.stated), ("sourced", c.result.sourced)):
+            if figure is None:
+                continue
+            if not figure.is_number or figure.unit != "USD":
+                raise ValueError(f"{cid}: the {kind} figure is not an amount in US dollars ({figure.unit})")
+            rows.append({"claim": cid, "kind": kind, "figure": figure})
+    return rows
+
+
+def _tick_labels(values, lang: str) -> str:
+    """A Vega expression that writes each tick value with Babel's compact words (1 millón / 1 million)."""
+    expr = "''"
+    for v in reversed(values):
+        expr = f"datum.value == {v!r} ? {json.dumps(fmt.compact(v, lang, 0), ensure_ascii=False)} : {expr}"
+    return expr
+
+
+def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
+    """Each headline cost as a range on a log axis of dollars: what the article says and what the
+    sources give, side by side. A range is a bar from low to high, a single value a dot; an open
+    bound ("more than", "less than") a triangle with a dashed line on to the edge of the axis."""
+    text = labels("headline_costs", lang)
+    edge_low, edge_high = HEADLINE_DOMAIN
+    kinds = [text["stated"], text["sourced"]]
+    records = []
+    for row in rows:
+        fig = row["figure"]
+        low, high = fig.low, fig.high
+        at_least, at_most = math.isinf(high), low == 0
+        if (low > 0 and low < edge_low) or (math.isfinite(high) and high > edge_high):
+            raise ValueError(f"{row['claim']}: {fig.raw()} falls outside the axis {HEADLINE_DOMAIN}")
+        shape = "triangle-right" if at_least else "triangle-left" if at_most else "circle" if low == high else None
+        start = edge_low if at_most else low
+        end = edge_high if at_least else high
+        # The value is written beside its mark: to the right where there is room, else to the left.
+        right = end <= edge_high / 30
+        records.append({
+            "item": text["items"][row["claim"]],
+            "kind": text[row["kind"]],
+            "low": float(start),
+            "high": float(end),
+            "point": float(low if at_least else high),
+            "shape": shape,
+            "range": shape is None,
+            "open": at_least or at_most,
+            "label": fig.format(lang),
+            "label_x": float(end if right else start),
+            "align": "left" if right else "right",
+        })
+    data = pd.DataFrame(records)
+    order = list(dict.fromkeys(data["item"]))
+    ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
+    x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
+    base = alt.Chart(data).encode(
+        description="said:N",
+        y=alt.Y("item:N", sort=order, title=None, axis=alt.Axis(labelLimit=320, labelFontSize=12)),
+        yOffset=alt.YOffset("kind:N", sort=kinds),
+        color=alt.Color("kind:N", sort=kinds, title=None,
+                        scale=alt.Scale(domain=kinds, range=["#b3261e", "#2a5d9f"]),  # WCAG AA on white
+                        legend=alt.Legend(orient="top", labelFontSize=12)),
+        tooltip=[
+            alt.Tooltip("item:N", title=text["item"]),
+            alt.Tooltip("kind:N", title=text["kind"]),
+            alt.Tooltip("label:N", title=text["value"]),
+        ],
+    )
+    ranges = base.transform_filter("datum.range").mark_rule(strokeWidth=7, strokeCap="round").encode(
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q"
+    )
+    open_ends = base.transform_filter("datum.open").mark_rule(strokeWidth=2, strokeDash=[4, 3]).encode(
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q"
+    )
+    points = base.transform_filter("!datum.range").mark_point(filled=True, size=110, opacity=1).encode(
+        x=alt.X("point:Q", scale=x_scale, axis=x_axis), shape=alt.Shape("shape:N", scale=None, legend=None)
+    )
+    # Vega-Lite has no align channel: one text layer per side of the mark.
+    right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=12).encode(
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+    )
+    left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+    )
+    return readable(alt.layer(ranges, open_ends, points, right_of, left_of).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=480, height=alt.Step(16), usermeta={"lang": lang},
+        description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
+    ))
+
+
+# ---------------------------------------------------------------- what a budget buys
+
+def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerChart:
+    """The budget ladder: one dot per rung (key, usd, label) on a log axis of dollars, and the
+    reader's budget as a vertical rule that a slider moves on the static page (no kernel). The slider
+    works in powers of ten; rungs within the budget turn from grey to blue."""
+    if not rungs:
+        raise ValueError("the ladder needs at least one rung")
+    if not start_usd > 0:
+        raise ValueError(f"the reader's budget must be positive, got {start_usd!r}")
+    text = words(lang)["budget"]["chart"]
+    names = words(lang)["budget"]["rungs"]
+    data = pd.DataFrame({
+        "rung": [names[r["key"]] for r in rungs],
+        "usd": [float(r["usd"]) for r in rungs],
+        "label": [r["label"] for r in rungs],
+    })
+    data["said"] = data["rung"] + ": " + data["label"]
+    low = 10 ** math.floor(math.log10(min(data["usd"].min(), start_usd)))
+    high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
+    ticks = [low * 10**n for n in range(round(math.log10(high / low)) + 1)]
+    slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
+    # The exact budget, not the nearest step of the slider: the readout starts at the prose's figure.
+    power = alt.param(name="budget_power", value=math.log10(start_usd), bind=slider)
+    x_scale = alt.Scale(type="log", domain=[low, high], nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    order = list(data["rung"])
+    within = f"datum.usd <= pow(10, budget_power)"
+    base = alt.Chart(data).encode(
+        y=alt.Y("rung:N", sort=order, title=None, axis=alt.Axis(labelLimit=300)),
+        x=alt.X("usd:Q", scale=x_scale, axis=x_axis),
+        description="said:N",
+        tooltip=[alt.Tooltip("rung:N", title=words(lang)["budget"]["head"]["rung"]),
+                 alt.Tooltip("label:N", title=words(lang)["budget"]["head"]["cost"])],
+    )
+    dots = base.mark_point(filled=True, size=110, opacity=1).encode(
+        color=alt.condition(within, alt.value("#2a5d9f"), alt.value("#6b6b6b"))
+    )
+    labels = base.mark_text(align="left", dx=8, fontSize=12).encode(text="label:N")
+    rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
+        yours="pow(10, budget_power)",
+        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
+    ).mark_rule(color="#b3261e", strokeWidth=2).encode(
+        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
+    )
+    readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
+        yours="pow(10, budget_power)",
+        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
+    ).mark_text(align="left", dx=4, dy=-6, fontSize=12, color="#b3261e", y=0).encode(
+        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="said:N", description="said:N"
+    )
+    description = text["title"] + ". " + "; ".join(data["said"])
+    return readable(alt.layer(rule, dots, labels, readout).add_params(power).properties(
+        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description,
+    ))
+
+
+# ---------------------------------------------------------------- one run, several prices (costs chapter)
+
+def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.LayerChart:
+    """Every run's cost by every method as an interval on a log axis of dollars, with the
+    published figures marked as dots (rows from lib.chapters.costs.chart_rows)."""
+    if not intervals:
+        raise ValueError("cost_methods needs at least one interval")
+    text = words(lang)["costs"]["chart"]
+    values = [r["low"] for r in intervals] + [r["high"] for r in intervals] + [m["value"] for m in marks]
+    if min(values) <= 0:
+        raise ValueError("a log axis needs costs above zero")
+    domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
+    ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
+    x_scale = alt.Scale(type="log", domain=domain, nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    runs = list(dict.fromkeys(r["run"] for r in intervals))
+    methods = list(dict.fromkeys(r["method"] for r in intervals))
+    bars, dots = pd.DataFrame(intervals), pd.DataFrame(marks)
+    said = {"bars": [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()],
+            "dots": [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]}
+    y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320))
+    # Each mark's text alternative is computed in the chart, not carried in its data (a lighter page).
+    ranges = alt.Chart(bars).transform_calculate(said="datum.run + ', ' + datum.method + ': ' + datum.label").mark_rule(strokeWidth=6, strokeCap="round").encode(
+        description="said:N", y=y, yOffset=alt.YOffset("method:N", sort=methods),
+        x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        color=alt.Color("method:N", sort=methods, title=text["method"],
+                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
+        tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
+                 alt.Tooltip("label:N", title=text["cost"])],
+    )
+    points = alt.Chart(dots).transform_calculate(said="datum.run + ', ' + datum.who + ': ' + datum.label").mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
+        description="said:N", y=y, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
+        tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
+                 alt.Tooltip("label:N", title=text["published"])],
+    )
+    description = text["title"] + ". " + "; ".join(said["bars"] + said["dots"])
+    return readable(alt.layer(ranges, points).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,
+    ))
+
+
+def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
+    """Why one run's published costs disagree: for each run, the article's figure, then one step
+    per factor, down (or up) to Epoch AI's figure, on a log axis of dollars; each step labelled
+    with its multiplier (rows from lib.chapters.decomposition.chart_rows). One chart, the runs one under
+    another, each run's first line named after it."""
+    if not rows:
+        raise ValueError("cost_ladder needs at least one step")
+    if min(r["low"] for r in rows) <= 0:
+        raise ValueError("a log axis needs costs above zero")
+    text = words(lang)["ladder"]
+    values = [r["low"] for r in rows] + [r["high"] for r in rows]
+    domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
+    ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
+    x_scale = alt.Scale(type="log", domain=domain, nice=False)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    steps = pd.DataFrame(rows)
+    steps["line"] = [f"{r.run}: {r.step}" if r.order == 0 else r.step for r in steps.itertuples()]
+    steps["said"] = [f"{r.run}, {r.step}: {r.label}" + (f" ({r.factor})" if r.factor else "") for r in steps.itertuples()]
+    steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
+    steps["key"] = [f"{r.run}|{r.order}" for r in steps.itertuples()]  # the same step of two runs: two lines
+    description = text["title"] + ". " + "; ".join(steps["said"])
+    names = "''"
+    for key, line in reversed(list(zip(steps["key"], steps["line"]))):
+        names = f"datum.value == {json.dumps(key, ensure_ascii=False)} ? {json.dumps(line, ensure_ascii=False)} : {names}"
+    y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=175, labelExpr=names))
+    steps["text"] = [f"{r.amount} ({r.factor})" if r.factor else r.amount for r in steps.itertuples()]
+    for column in ("low", "high", "mid", "from"):  # positions on a log axis: four significant digits draw the same
+        steps[column] = [float(f"{v:.4g}") for v in steps[column]]
+    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text"]])
+    link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
+        y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
+    band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
+        description="text:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        tooltip=[alt.Tooltip("text:N", title=text["cost"])])
+    factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
+        y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="text:N")
+    return readable(alt.layer(link, band, factor).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=170, height=alt.Step(22), usermeta={"lang": lang}, description=description,
+    ))
+
+
+def power_of_ten_expr(value: str) -> str:
+    """A Vega expression writing an exact power of ten (a log axis tick) as lib.core.fmt.scientific does: 10²³."""
+    exponent = f"('' + round(log({value}) / LN10))"
+    for digit, sup in zip("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
+        exponent = f"replace({exponent}, regexp('{digit}', 'g'), '{sup}')"
+    return f"'10' + {exponent}"
+
+
+def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
+    """The training FLOPs the rule C = 6·N·D predicts against those the authors report, on log
+    axes, with the line where the two are equal (rows: run, predicted, reported, label)."""
+    if not rows:
+        raise ValueError("predicted_vs_reported needs at least one run")
+    text = words(lang)["costs"]["predicted_chart"]
+    data = pd.DataFrame(rows)
+    data["said"] = [f"{r.run}: {r.label}" for r in data.itertuples()]
+    low = 10.0 ** math.floor(math.log10(min(data["predicted"].min(), data["reported"].min())))
+    high = 10.0 ** math.ceil(math.log10(max(data["predicted"].max(), data["reported"].max())))
+    scale = alt.Scale(type="log", domain=[low, high], nice=False)
+    sci = power_of_ten_expr("datum.value")
+    powers = [low * 10.0**n for n in range(round(math.log10(high / low)) + 1)]
+    equal = alt.Chart(pd.DataFrame({"x": [low, high]})).mark_line(color="#6b6b6b", strokeDash=[4, 3]).encode(
+        x=alt.X("x:Q", scale=scale, title=text["predicted"], axis=alt.Axis(labelExpr=sci, values=powers)),
+        y=alt.Y("x:Q", scale=scale, title=text["reported"], axis=alt.Axis(labelExpr=sci, values=powers)),
+    )
+    points = alt.Chart(data).mark_point(filled=True, size=90, color="#2a5d9f").encode(
+        x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), description="said:N",
+        tooltip=[alt.Tooltip("said:N", title=text["run"])],
+    )
+    names = alt.Chart(data).mark_text(align="left", dx=8, fontSize=12).encode(
+        x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), text="run:N", description="said:N",
+    )
+    return readable(alt.layer(equal, points, names).properties(
+        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
+        width=320, height=260, usermeta={"lang": lang},
+        description=text["title"] + ". " + "; ".join(data["said"]),
+    ))
+
+
+# ---------------------------------------------------------------- the calculators' readout
+
+def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
+                  fields: dict[str, str] | None = None, react: dict[str, str] | None = None) -> alt.Chart:
+    """A calculator on the static page: its controls (`params`) and a readout, one line of text per
+    Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
+    column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders
+    (react_patch)."""
+    data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
+    shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
+    chart = alt.Chart(data)
+    if fields:
+        chart = chart.transform_calculate(**fields)
+    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=14, x=5).encode(
+        y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
+    ).add_params(*params).properties(
+        title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
+        width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
+        usermeta={"lang": lang, **({"react": react} if react else {})},
+    )
+    # The title at 14 px: at 15 px the bold of the book's font draws the Spanish memory calculator's
+    # title 8 px wider than a phone's column (358 px).
+    return readable(chart, title_size=14)
+
+
+# ---------------------------------------------------------------- the memory calculator (budget chapter)
+
+def figure_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+    """A Vega expression writing a plain number with its unit as Figure.of(v, unit, decimals=d) does
+    (no currency, no compact words): 13,4 GB / 13.4 GB, 80 GB, 4."""
+    number = f"format({value}, ',.{decimals}f')"
+    one, many = (json.dumps(" " + fmt.unit_word(unit, lang, n), ensure_ascii=False) for n in (1, 2))
+    if one == many:
+        return number if one == '" "' else f"{number} + {one}"
+    return f"{number} + ({value} == 1 ? {one} : {many})"
+
+
+def memory_expr(value: str, lang: str) -> str:
+    """A Vega expression writing memory in GB as the budget chapter does (lib.core.figure.Figure.memory):
+    one decimal, in GB from 1 GB (and at 0), in MB below: 13,4 GB, 33,6 MB."""
+    gb, mb = figure_expr(value, "GB", lang, 1), figure_expr(f"({value}) * 1e3", "MB", lang, 1)
+    return f"(({value}) >= 1 || ({value}) == 0 ? {gb} : {mb})"
+
+
+# ---------------------------------------------------------------- expressions of the compute calculator
+
+def _superscript_expr(text: str) -> str:
+    """A Vega expression turning the digits and minus sign of the string `text` into superscripts."""
+    for digit, sup in zip("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"):
+        text = f"replace({text}, regexp('{digit}', 'g'), '{sup}')"
+    return text
+
+
+def scientific_expr(value: str, lang: str) -> str:
+    """A Vega expression writing a positive `value` as lib.core.fmt.scientific does: 2,56 × 10²⁴ /
+    2.56 × 10²⁴. d3's exponent format (toExponential) gives the mantissa with two decimals, already
+    carried into the exponent when it rounds to ten (9,999 × 10²² → 1,00 × 10²³), and the page's
+    decimal sign; the exponent loses its plus sign and is written in superscript. (Zero, which
+    fmt.scientific writes as 0, is not handled.)"""
+    fmt.locale(lang)  # the locale is the view's (d3_locale); an unknown language is still an error
+    text = f"format({value}, '.2e')"
+    mantissa = f"slice({text}, 0, indexof({text}, 'e'))"
+    exponent = f"replace(slice({text}, indexof({text}, 'e') + 1), '+', '')"
+    return f"{mantissa} + ' × 10' + {_superscript_expr(exponent)}"
+
+
+def _half_even_expr(value: str, digits: int) -> str:
+    """A Vega expression rounding `value` to `digits` decimals with ties to even, as Babel rounds a
+    number's decimal form (1,45 → 1,4; 1,35 → 1,4). Vega's round() sends ties up. A tie is a
+    scaled value within 1e-9 of a half: slider values in steps of a tenth or a unit hit ties
+    exactly; no value that near a half and not on it comes from a slider."""
+    scaled = f"({value} * {10 ** digits})"
+    floor = f"floor({scaled})"
+    tie = f"abs({scaled} - {floor} - 0.5) < 1e-9"
+    return f"(({tie} ? {floor} + ({floor} % 2) : round({scaled})) / {10 ** digits})"
+
+
+def compact_count_expr(value: str, unit: str, lang: str) -> str:
+    """A Vega expression writing a count of `unit` as Figure.of(v, unit, compact=True, decimals=1)
+    does, for 1e9 <= v < 1e15: 65.200 millones de parámetros, 1,4 billones de tokens (Spanish counts
+    thousands of millions in millions, to the hundred million) / 65.2 billion parameters, 1.4
+    trillion tokens (one decimal, none when it is zero; 999.95 billion and up read as a trillion)."""
+    many = fmt.unit_word(unit, lang, 2)
+    if fmt.locale(lang) == "es_ES":
+        millions = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
+        word, one, several = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 1e12, 2e12))
+        rounded = _half_even_expr(f"{value} / 1e12", 1)
+        big = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one}' : ' {several}')"
+        return f"({value} < 1e12 ? {millions} + ' {word}' : {big}) + ' de {many}'"
+    billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 2e12))
+    small = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
+    big = f"format({_half_even_expr(f'{value} / 1e12', 1)}, ',.1~f') + ' {trillion}'"
+    return f"({value} < 999.95e9 ? {small} : {big}) + ' {many}'"
+
+
+def percent_expr(value: str, lang: str, decimals: int = 1) -> str:
+    """A Vega expression writing a fraction as lib.core.fmt.percent does: 47,7 % (a no-break space) / 47.7%."""
+    sign = fmt.percent(0.5, lang, 0).replace(fmt.number(50, lang), "")
+    return f"format({_half_even_expr(f'{value} * 100', decimals)}, ',.{decimals}f') + '{sign}'"
+
+
+def money_billions_expr(value: str, lang: str) -> str:
+    """A Vega expression writing dollars from a thousand million up to (not including) 10¹² as
+    Figure.of(v, "USD", decimals=2) does: 2.500 millones de dólares (Spanish counts them in
+    millions, with no decimals) / $2.50 billion ($2 billion when the cents round away)."""
+    if fmt.locale(lang) == "es_ES":
+        word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
+        return f"format({value} / 1e6, ',.0f') + ' {word} de {words('es')['currency']['USD']}'"
+    word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
+    number = f"(round({value} / 1e7) % 100 == 0 ? format({value} / 1e9, ',.0f') : format({value} / 1e9, ',.2f'))"
+    return f"'$' + {number} + ' {word}'"
+
+
+def money_large_expr(value: str, lang: str) -> str:
+    """money_expr, and from a thousand million dollars up to (not including) 10¹², money_billions_expr
+    (from the amount whose millions round to a thousand: 999.996.000 is one thousand million, as in lib)."""
+    return f"(round({value} / 1e4) >= 1e5 ? {money_billions_expr(value, lang)} : {money_expr(value, lang)})"

@@ -1,0 +1,156 @@
+"""The fact-check ledger: every claim of both articles in one table, and as CSV."""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import math
+import re
+from pathlib import Path
+
+
+from lib.core.claims import Checked
+from lib.chapters.verdicts import check_all
+from lib.core.figure import Figure
+from lib.site.markdown import table_cell
+from lib.core.words import words
+
+def columns(lang: str) -> dict:
+    """The ledger's column names in `lang` (lib/data/words)."""
+    return words(lang)["ledger_columns"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def _bibliography() -> dict:
+    """BibTeX key -> pybtex entry, from the book's .bib files."""
+    from pybtex.database import parse_file
+
+    entries: dict = {}
+    for path in sorted((ROOT / "book").glob("*.bib")):
+        entries.update(parse_file(path).entries)
+    return entries
+
+
+@functools.cache
+def _and(lang: str) -> str:
+    """The language's "and" between two authors, from the book's one table of words."""
+    return words(lang)["site"]["references"]["and"].strip()
+
+
+def citation(key: str, lang: str) -> str:
+    """A source as a reader cites it: "Zhang et al. (2022)", "Venigalla y Li (2022)", "Meta AI (2022)"."""
+    entry = _bibliography().get(key)
+    if entry is None:
+        return key
+    persons = entry.persons.get("author", [])
+    names = [" ".join(p.last_names).replace("{", "").replace("}", "") for p in persons if str(p) != "others"]
+    if len(names) >= 3 or (names and len(persons) > len(names)):
+        who = f"{names[0]} et al."
+    elif len(names) == 2:
+        who = f"{names[0]} {_and(lang)} {names[1]}"
+    elif names:
+        who = names[0]
+    else:
+        who = "«" + entry.fields.get("title", key).replace("{", "").replace("}", "") + "»"
+    year = entry.fields.get("year")
+    return f"{who} ({year})" if year else who
+
+
+def _where(checked: Checked, lang: str) -> str:
+    return f"{columns(lang)['article']} {checked.claim.article} · {words(lang)['section'][checked.claim.section]}"
+
+
+def _cell(figure: Figure | None, lang: str, missing: str) -> str:
+    return figure.format(lang) if figure is not None else missing
+
+
+def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
+    """One dict per claim, values formatted for `lang` (keys as in columns())."""
+    w = words(lang)["card"]
+    checked = check_all() if checked is None else checked
+    return [
+        {
+            "id": c.claim.id,
+            "verdict": c.verdict_label(lang),
+            "where": _where(c, lang),
+            "quote": c.claim.quote,
+            "stated": c.claim.stated.format(lang),
+            "recomputed": _cell(c.result.sourced, lang, w["none"]),
+            "sources": list(c.claim.sources),
+            "context": c.context(lang),
+        }
+        for c in checked
+    ]
+
+
+def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
+    """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and filterable)."""
+    head = columns(lang)
+    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
+    lines = [
+        "```{table}",
+        ":class: ledger",
+        ":name: ledger-table",
+        "| " + " | ".join(head[k] for k in keys) + " |",
+        "|" + "---|" * len(keys),
+    ]
+    for row in rows(lang, checked):
+        cells = dict(row, quote=f"«{row['quote']}»", sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
+        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in keys) + " |")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def _bounds(figure: Figure | None) -> tuple[str, str, str]:
+    if figure is None or not figure.is_number:
+        return "", "", ""
+    high = "" if math.isinf(figure.high) else repr(figure.high)
+    return repr(figure.low), high, figure.unit
+
+
+# A context may quote a source in its own language (<q lang="en">...</q> on the Spanish page): in the
+# CSV, plain text, the quotation marks of the page's language.
+QUOTE_MARKS = {"es": ("«", "»"), "en": ("“", "”")}
+Q_TAG = re.compile(r"<q(?: [^>]*)?>(.*?)</q>", re.S)
+
+
+def plain(text: str, lang: str) -> str:
+    """A context as plain text: its <q> quotations in the language's quotation marks."""
+    opening, closing = QUOTE_MARKS[lang]
+    return Q_TAG.sub(lambda m: f"{opening}{m.group(1)}{closing}", text)
+
+
+def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
+    """The ledger as CSV: the formatted columns of the page, then the raw numbers for reuse."""
+    checked = check_all() if checked is None else checked
+    head = columns(lang)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
+    writer.writerow([head[k] for k in keys] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
+                                               "recomputed_high", "unit", "source_keys", "kind", "tolerance",
+                                               "mismatch_dimensions", "secondary_inputs"])
+    for c, row in zip(checked, rows(lang, checked)):
+        stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
+        sources = "; ".join(citation(key, lang) for key in row["sources"])
+        row = dict(row, context=plain(row["context"], lang))
+        writer.writerow([row[k] if k != "sources" else sources for k in keys]
+                        + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
+                           " ".join(row["sources"]), c.claim.kind, repr(c.claim.tolerance),
+                           " ".join(m.dimension for m in c.mismatches), " ".join(c.secondary)])
+    return out.getvalue()
+
+
+def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:
+    """Claim id -> the number each figure column sorts by (its low end; None for a qualitative
+    figure). The ledger page's script sorts those columns by value, not by their text."""
+    checked = check_all() if checked is None else checked
+
+    def value(figure: Figure | None) -> float | None:
+        return float(figure.low) if figure is not None and figure.is_number else None
+
+    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced)} for c in checked}

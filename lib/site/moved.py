@@ -1,0 +1,144 @@
+"""What moved, in words: every sourced input that changed since a commit (old → new, with the date
+it was seen), then every glued figure and verdict of the committed notebooks that moved, by page.
+
+    python -m lib.site.moved          # against the last commit (HEAD): what `make notebooks` changed
+    python -m lib.site.moved REV      # against any commit
+    make diff REV=main~3         # the same through make
+
+Reads the committed files of REV with git and the working tree as it is; changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+INPUTS = ("lib/data/inputs", "lib/data/epoch")
+BOOK = "book"
+# A glued value longer than this (a card, a table) is said to have changed, not shown.
+LONG = 120
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def _at(rev: str, path: str) -> str | None:
+    """A file's text at `rev`, or None where it did not exist."""
+    try:
+        return _git("show", f"{rev}:{path}")
+    except subprocess.CalledProcessError:
+        return None
+
+
+def _files(rev: str, folder: str, suffix: str) -> set[str]:
+    listed = _git("ls-tree", "-r", "--name-only", rev, "--", folder).split()
+    here = {str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob(f"*{suffix}")}
+    return {p for p in listed if p.endswith(suffix)} | here
+
+
+def _tables(text: str | None) -> dict:
+    return tomllib.loads(text) if text else {}
+
+
+def _input_line(name: str, old: dict | None, new: dict | None) -> str:
+    def shown(entry: dict | None) -> str:
+        if entry is None:
+            return "(none)"
+        value = entry.get("value", f"{entry.get('low')}..{entry.get('high')}")
+        return f"{value}" + (f" (seen {entry['seen']})" if "seen" in entry else "")
+
+    return f"  {name}: {shown(old)} → {shown(new)}"
+
+
+def moved_inputs(rev: str) -> list[str]:
+    """One line per sourced input whose value, range or date seen differs from `rev`'s."""
+    lines = []
+    for path in sorted(p for folder in INPUTS for p in _files(rev, folder, ".toml")):
+        old = _tables(_at(rev, path))
+        now = (ROOT / path).read_text(encoding="utf8") if (ROOT / path).exists() else None
+        new = _tables(now)
+        for name in sorted(set(old) | set(new)):
+            a, b = old.get(name), new.get(name)
+            keys = ("value", "low", "high", "seen")
+            if a is None or b is None or any(a.get(k) != b.get(k) for k in keys):
+                lines.append(_input_line(name, a, b))
+    return lines
+
+
+def readable(value: object) -> str:
+    """A glue record as the page pastes it: a quoted text without its quotes."""
+    value = "".join(value) if isinstance(value, list) else str(value)
+    try:
+        return str(ast.literal_eval(value)) if value[:1] in "'\"" else value
+    except (ValueError, SyntaxError):
+        return value
+
+
+def glued(text: str | None) -> dict[str, str]:
+    """Glue key -> the value it pastes (plain text), from a notebook's JSON text."""
+    if not text:
+        return {}
+    out = {}
+    for cell in json.loads(text).get("cells", []):
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if not name:
+                continue
+            out[name] = readable(next(iter(output.get("data", {}).values()), ""))
+    return out
+
+
+def compare_figures(page: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """The lines for one page: how many glued values moved, then each (old → new; a long one, a card
+    or a table, only as "changed"). The raw records repeat the others and are left out."""
+    changed = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k) and not k.endswith(".raw")]
+    if not changed:
+        return []
+    lines = [f"  {page}: {len(changed)} glued value(s)"]
+    for key in changed:
+        a, b = old.get(key, "(none)"), new.get(key, "(none)")
+        long = max(len(a), len(b)) > LONG or "\n" in a + b
+        lines.append(f"    {key}: changed" if long else f"    {key}: {a} → {b}")
+    return lines
+
+
+def moved_figures(rev: str) -> list[str]:
+    """Per page (language/notebook), each glued figure or verdict whose value differs from `rev`'s."""
+    lines = []
+    for path in sorted(_files(rev, BOOK, ".ipynb")):
+        now = (ROOT / path).read_text(encoding="utf8") if (ROOT / path).exists() else None
+        lines += compare_figures(path.removeprefix(BOOK + "/"), glued(_at(rev, path)), glued(now))
+    return lines
+
+
+def report(rev: str = "HEAD") -> str:
+    inputs, figures = moved_inputs(rev), moved_figures(rev)
+    if not inputs and not figures:
+        return f"Nothing moved since {rev}: no sourced input and no glued figure or verdict."
+    parts = [f"Sourced inputs changed since {rev}:", *(inputs or ["  none"]),
+             f"Glued figures and verdicts that moved since {rev}:", *(figures or ["  none"])]
+    return "\n".join(parts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rev", nargs="?", default="HEAD", help="the commit to compare with (default HEAD)")
+    args = parser.parse_args(argv)
+    try:
+        _git("rev-parse", "--verify", f"{args.rev}^{{commit}}")
+    except subprocess.CalledProcessError:
+        print(f"no such commit: {args.rev}", file=sys.stderr)
+        return 2
+    print(report(args.rev))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

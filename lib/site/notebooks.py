@@ -1,0 +1,72 @@
+"""Execute each chapter from its text notebook, so the committed outputs (what nbval compares)
+match the text, the current lib and the inputs.
+
+A chapter's text (prose and code) is kept as a MyST Markdown text notebook,
+book/_text/<lang>/<name>.md, whose diffs read as prose and whose two languages compare paragraph by
+paragraph; book/<lang>/<name>.ipynb is that text executed (jupytext pairs the two: pyproject.toml).
+
+    python -m lib.site.notebooks book/es/article1.ipynb book/en/article1.ipynb
+
+Run it after changing a chapter's text, lib/ or an input (`make notebooks`, which then says what
+moved).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+BOOK = Path(__file__).resolve().parents[2] / "book"
+TEXT = BOOK / "_text"
+TEXT_FORMAT = "md:myst"
+
+
+def text_notebook(path: Path) -> Path:
+    """The text notebook a chapter's .ipynb is executed from: book/_text/<lang>/<name>.md."""
+    return TEXT / Path(path).parent.name / (Path(path).stem + ".md")
+
+
+def read_text(path: Path) -> nbformat.NotebookNode:
+    """A chapter's cells, as its text notebook has them."""
+    source = text_notebook(path)
+    if not source.exists():
+        raise FileNotFoundError(f"{source} is missing: each chapter's text is kept there (see the README)")
+    return jupytext.read(source, fmt=TEXT_FORMAT)
+
+
+def execute(path: Path) -> None:
+    nb = read_text(path)
+    nb.metadata.pop("jupytext", None)  # the pairing is set once, in pyproject.toml
+    for n, cell in enumerate(nb.cells):  # ids that stay put from one execution to the next
+        cell.id = f"{path.stem}-{n:02d}"
+    # coalesce_streams: one stdout output a cell, as nbval compares it and the build shows it (a
+    # print's pieces can arrive as two outputs, which the page would then show on two lines).
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False, coalesce_streams=True,
+                            resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    # Widgets carry random model ids: keep their state and their outputs (never shown on the
+    # site: such cells are tagged remove-output or remove-cell, and nbval-ignore-output) out of
+    # the committed file.
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if "nbval-ignore-output" in cell.get("metadata", {}).get("tags", []):
+            cell.outputs = []
+    nbformat.write(nb, path)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print("usage: python -m lib.site.notebooks NOTEBOOK.ipynb ...", file=sys.stderr)
+        return 2
+    for name in argv:
+        print(f"executing {name}")
+        execute(Path(name))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
