@@ -64,9 +64,9 @@ def unshare_refused(folder: str) -> str | None:
 
 def start() -> dict:
     """The render of every committed chart with the machine's fonts hidden, started now in a process
-    of its own (conftest starts it once the tests are collected, to run beside them), in a time zone
-    fourteen hours from UTC and the C locale, so that no output may depend on either. Where a mount
-    namespace is refused (not root), the same render with the machine's fonts ("refused" says why)."""
+    of its own, in a time zone fourteen hours from UTC and the C locale, so that no output may depend
+    on either. Where a mount namespace is refused (not root), the same render with the machine's
+    fonts ("refused" says why)."""
     dirs = font_dirs()
     refused = unshare_refused(dirs[0]) if dirs else "no system font folder to hide"
     command = hidden_fonts_command(dirs) if refused is None else [sys.executable, "-m", "tests.hidden_fonts"]

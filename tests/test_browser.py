@@ -18,7 +18,7 @@ import pytest
 from lib.site import fonts
 
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
-from .conftest import BUILD, LANGS, in_ci
+from .conftest import LANGS, crawl_results, in_ci
 
 PAGES = site_pages()
 MB = 1_000_000
@@ -51,7 +51,7 @@ def visits(built_site):
     the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
     beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
     try:
-        results = BUILD["crawl"].result()
+        results = crawl_results()
     except FileNotFoundError as missing:
         if in_ci():
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
@@ -97,8 +97,8 @@ def test_a_first_visit_is_light(visits, lang, name):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
-    """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the one
-    vl-convert measured the first paint with; so each live chart has its first paint's size."""
+    """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
+    one vl-convert measured the first paint with; so each live chart has its first paint's size."""
     pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
     assert pages, f"no page of {lang} has a chart"
     for name in pages:

@@ -19,7 +19,7 @@ from fontTools.ttLib import TTFont
 from lib.site import fonts
 from lib.site.charts import first_paint
 
-from .hidden_fonts import ROOT
+from .hidden_fonts import ROOT, finish, start
 
 CHARTS = fonts.committed_charts()
 SHIPPED = {weight: (fonts.FONTS / f"{stem}.ttf", fonts.WEB_FONTS / f"{stem}.woff2")
@@ -116,14 +116,14 @@ def test_the_first_paint_names_the_font_once():
     assert first_paint(mixed) == mixed
 
 
-def test_the_charts_render_as_committed_with_the_machines_fonts_hidden(hidden_fonts_render):
+def test_the_charts_render_as_committed_with_the_machines_fonts_hidden():
     """vl-convert renders every committed chart again where only its bundled fonts and the book's
     own are left (an empty tmpfs over each system font folder, in a mount namespace of that one
     command), in a time zone fourteen hours from UTC and the C locale, and gets the committed first
-    paints byte for byte (tests/hidden_fonts.py, started beside the other tests). Where a mount
+    paints byte for byte (tests/hidden_fonts.py). Where a mount
     namespace is refused (not root), the same render with the machine's fonts: with every character
     in the shipped font (checked above), no system font can take part in it."""
-    run = hidden_fonts_render
+    run = finish(start())
     if run["refused"] is not None:
         print(f"fonts not hidden ({run['refused']}): rendered with the machine's fonts")
     assert run["status"] == 0, f"{' '.join(run['command'])}:\n{run['stdout'][-3000:]}\n{run['stderr'][-3000:]}"

@@ -543,15 +543,16 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     chart = alt.Chart(data)
     if fields:
         chart = chart.transform_calculate(**fields)
-    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=14, x=5).encode(
+    # Lines at 13.5 px and the title at 14: in the book's font the memory calculator's longest line
+    # ("Its formula, checked against measurements (±10.0%):") is 346 px at 14 px, and the Spanish
+    # memory calculator's bold title 8 px too wide at 15, for a phone's column (358 px).
+    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=13.5, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params).properties(
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, **({"react": react} if react else {})},
     )
-    # The title at 14 px: at 15 px the bold of the book's font draws the Spanish memory calculator's
-    # title 8 px wider than a phone's column (358 px).
     return readable(chart, title_size=14)
 
 

@@ -20,10 +20,10 @@ grows past a phone's column and no label is cut (DejaVu Sans, 13% wider, cut six
 
 Where it comes from: the npm package dejavu-fonts-ttf (SOURCE), DejaVu's 2.37 release in TrueType.
 `make fonts` (python -m lib.site.fonts) makes the four files again from it with fontTools, for
-`characters()`: every character of every chart of the committed notebooks, the digits and signs the
-charts' number formats add, and the few letters and signs of either language that a chart's words may
-bring. Run it when a chart needs a character the font lacks (tests/test_chart_font.py says which),
-then `make notebooks`.
+`characters()`: every character of every chart of the committed notebooks and of the words tables,
+the digits and signs the charts' number formats add, and the few letters and signs of either
+language that a chart's words may bring. Run it when a chart needs a character the font lacks
+(tests/test_chart_font.py says which), then `make notebooks`.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ WEIGHTS = {400: ("Book", "DejaVuSansCondensed.ttf", "DejaVuSansCondensedCharts")
            700: ("Bold", "DejaVuSansCondensed-Bold.ttf", "DejaVuSansCondensedCharts-Bold")}
 SOURCE = "dejavu-fonts-ttf@2.37.3"
 NOTEBOOKS = ("book/es", "book/en")
+WORDS = "lib/data/words"
 
 # Printable ASCII: any of it may appear in a chart's words or numbers.
 ASCII = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -134,9 +135,12 @@ def chart_characters(chart: dict) -> set[str]:
 
 
 def characters(root: Path = ROOT) -> set[str]:
-    """The characters the shipped font holds: printable ASCII, the languages' signs, and every
-    character every committed chart can write."""
+    """The characters the shipped font holds: printable ASCII, the languages' signs, every character
+    of the words tables (lib/data/words, where every word a chart writes comes from: a new chart of
+    words already there needs no new font) and every character every committed chart can write."""
     needed = set(ASCII) | set(NUMBER_SIGNS) | set(LANGUAGE_SIGNS)
+    for table in sorted((root / WORDS).glob("*.toml")):
+        needed |= set(table.read_text(encoding="utf8"))
     for chart in committed_charts(root):
         needed |= chart_characters(chart)
     return {c for c in needed if c.isprintable() or c in "\u00a0\u202f"}
