@@ -187,6 +187,23 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_and_cards_print_whole(tab, base, lang):
+    """Printed (A4 at 96 dpi), nothing of the ledger or of a chapter's cards runs past the paper."""
+    try:
+        for name in ("ledger", "article1"):
+            tab.open(f"{base}/{lang}/{name}.html", {"width": 794, "height": 1123})
+            tab.page.emulate_media(media="print")
+            wider = tab.page.evaluate("""(() => [...document.querySelectorAll('table.ledger td, div.claim, table')]
+                .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+                             || e.scrollWidth > e.clientWidth + 1).length)()""")
+            shown = tab.page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
+            assert wider == 0 and shown == "none", f"{lang}/{name} printed: {wider} boxes past the paper, sidebar {shown}"
+            tab.page.emulate_media(media="screen")
+    finally:
+        tab.page.emulate_media(media="screen")
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
     from lib.site.build import languages
 
