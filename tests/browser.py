@@ -160,9 +160,10 @@ async def _fonts_drawn(cdp, selector: str) -> dict[str, int]:
     await cdp.send("DOM.enable")
     await cdp.send("CSS.enable")
     root = (await cdp.send("DOM.getDocument", {"depth": 0}))["root"]["nodeId"]
+    nodes = (await cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector}))["nodeIds"]
     used: dict[str, int] = {}
-    for node in (await cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector}))["nodeIds"]:
-        for font in (await cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node}))["fonts"]:
+    for answer in await asyncio.gather(*(cdp.send("CSS.getPlatformFontsForNode", {"nodeId": n}) for n in nodes)):
+        for font in answer["fonts"]:
             used[font["familyName"]] = used.get(font["familyName"], 0) + font["glyphCount"]
     await cdp.send("CSS.disable")
     await cdp.send("DOM.disable")
