@@ -13,6 +13,7 @@ from pathlib import Path
 from lib.core.claims import Checked
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
+from lib.site.claimreview import CHAPTERS, anchor
 from lib.site.markdown import table_cell
 from lib.core.words import words
 
@@ -75,6 +76,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     return [
         {
             "id": c.claim.id,
+            "article": c.claim.article,
             "verdict": c.verdict_label(lang),
             "where": _where(c, lang),
             "quote": c.claim.quote,
@@ -99,7 +101,10 @@ def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
         "|" + "---|" * len(keys),
     ]
     for row in rows(lang, checked):
-        cells = dict(row, quote=f"«{row['quote']}»", sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
+        # Each id links to its claim's card on its chapter page.
+        card = f"{CHAPTERS[row['article']]}.html#{anchor(row['id'])}"
+        cells = dict(row, id=f'<a class="ledger-card" href="{card}">{row["id"]}</a>', quote=f"«{row['quote']}»",
+                     sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
         lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in keys) + " |")
     lines.append("```")
     return "\n".join(lines)

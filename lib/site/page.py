@@ -60,6 +60,7 @@ def card(checked: Checked, lang: str) -> str:
     lines = [
         f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
         f":class: claim verdict-{checked.verdict}",
+        f":name: {claim.id}",
         f"{quote}",
         "",
         f"**{w['stated']}:** {claim.stated.format(lang)} · **{w['recomputed']}:** {recomputed}"
