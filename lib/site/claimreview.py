@@ -24,17 +24,10 @@ def anchor(claim_id: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", claim_id.lower()).strip("-")
 
 
-def plain(text: str) -> str:
-    """Card text without its Markdown and roles (JSON-LD carries plain text)."""
-    text = re.sub(r"\{[\w:]+\}`([^`]*)`", r"\1", text)
-    text = re.sub(r"<[^>]+>", "", text)
-    return " ".join(text.replace("**", "").split())
-
-
 def review(checked: Checked, lang: str, article_title: str, published: dt.date | None) -> dict:
     claim = checked.claim
-    rating = {"@type": "Rating", "alternateName": checked.verdict_label(lang),
-              "ratingExplanation": plain(checked.context(lang)), "worstRating": min(SCALE.values()),
+    # The card (the review's url) gives the explanation: the page is not made heavier twice over.
+    rating = {"@type": "Rating", "alternateName": checked.verdict_label(lang), "worstRating": min(SCALE.values()),
               "bestRating": max(SCALE.values())}
     if checked.verdict in SCALE:
         rating["ratingValue"] = SCALE[checked.verdict]

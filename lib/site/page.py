@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from IPython.display import Markdown
-from myst_nb import glue
+from myst_nb import glue as myst_glue
 
 from lib.chapters import compute
 from lib.core import fmt
@@ -22,13 +22,20 @@ from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.inputs import Input, Inputs, load_inputs
 from lib.core.words import fact, words
-from lib.site import ledger
+from lib.site import lab, ledger
 from lib.site.markdown import table_cell
 
 TABLE = {
     "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
     "en": ("input", "value", "source", "where", "seen on"),
 }
+
+
+def glue(name: str, value, display: bool = False) -> None:
+    """myst-nb's glue (the record the site pastes and nbval compares), also kept for the inline
+    expressions that show the prose in JupyterLab (lib.site.lab)."""
+    lab.record(name, value)
+    myst_glue(name, value, display=display)
 
 
 def rule(checked: Checked, lang: str) -> str:
