@@ -260,6 +260,11 @@ def test_the_language_switch_lands_on_the_same_page(tab, base, lang):
     page.wait_for_load_state("load")
     assert re.search(rf"/{other}/method\.html$", page.url), page.url
     assert page.evaluate("document.documentElement.lang") == other
+    # From a claim's card, the switch lands on the same card in the other language.
+    page = _open(tab, base, f"{lang}/article1.html#a1-opt-cost")
+    page.click(f'.language-switch a[hreflang="{other}"]')
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"/{other}/article1.html#a1-opt-cost"), page.url
 
 
 def _contrast(foreground: str, background: str) -> float:

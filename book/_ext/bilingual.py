@@ -270,8 +270,9 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
+    # Each link keeps the reader's place (the page's #anchor): a card's anchor is its claim's id in both languages.
     others = " · ".join(
-        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
+        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}" onclick="this.hash = location.hash">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
         for lang, entry in languages.items()
         if lang != here
     )
