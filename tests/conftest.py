@@ -1,9 +1,10 @@
-import contextlib
 import os
+import pickle
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ LANGS = ("es", "en")
 def pytest_collection_modifyitems(items) -> None:
     """The tests of the built site run last, and of those the ones that read the browser's crawl
     last of all, so that the build and the crawl (started in the background once collection ends)
-    overlap the other tests instead of holding them up."""
+    overlap the other tests instead of holding them up. In two processes (pytest-xdist, `--dist
+    loadfile`), each file's tests keep to one process: a notebook's cells, which nbval runs in order
+    in one kernel, among them."""
     def order(item) -> tuple[bool, bool]:
         names = getattr(item, "fixturenames", ())
         return "built_site" in names, "visits" in names
@@ -23,55 +26,76 @@ def pytest_collection_modifyitems(items) -> None:
     items.sort(key=order)
 
 
+def site_folder() -> Path:
+    """Where this test run's site is built and crawled: one folder for all of its processes (named
+    by the process that started them all: pytest itself, or pytest-xdist's controller)."""
+    starter = os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+    return Path(tempfile.gettempdir()) / f"book-site-{starter}"
+
+
+def pytest_configure(config) -> None:
+    if not hasattr(config, "workerinput"):  # pytest itself, or the controller of its processes
+        shutil.rmtree(site_folder(), ignore_errors=True)  # a folder left by an earlier run of this pid
+
+
 def pytest_collection_finish(session) -> None:
     """Start the strict build of the site as soon as the tests are collected, when any of them
-    needs it: it runs beside the other tests (on a second core) instead of before the first test
-    that needs it. nbval executes every notebook and checks its committed outputs against the
-    current lib; the pages are built from those outputs, not from a second execution."""
+    needs it, once for all the test processes (the first to get here starts it): it runs beside the
+    other tests instead of before the first test that needs it, and the browser's crawl of every
+    page follows it (tests/site_job.py). nbval executes every notebook and checks its committed
+    outputs against the current lib; the pages are built from those outputs."""
     needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}
     if "built_site" not in needed:
         return
-    out = Path(tempfile.mkdtemp(prefix="book-site-")) / "html"
-    log = open(out.parent / "build.log", "w+", encoding="utf8")
-    command = [sys.executable, "-m", "lib.site.build", "--out", str(out), "--strict", "--no-execute"]
-    BUILD["run"] = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    BUILD.update(out=out, log=log)
-    if "visits" in needed:
-        # The browser's crawl of every page (tests/test_browser.py) follows the build, also beside the tests.
-        from .browser import Background, crawl_site
-
-        def crawl():
-            if BUILD["run"].wait() != 0:
-                raise RuntimeError("the site was not built")
-            return crawl_site(out)
-
-        BUILD["crawl"] = Background(crawl)
+    folder = site_folder()
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        return  # another test process started it
+    command = [sys.executable, "-m", "tests.site_job", str(folder)] + (["--crawl"] if "visits" in needed else [])
+    job = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    (folder / "job.pid").write_text(str(job.pid))
+    JOB.append(job)
 
 
 def pytest_sessionfinish(session) -> None:
-    run = BUILD.get("run")
-    if run is not None:
-        if run.poll() is None:
-            run.kill()
-            run.wait()
-        if "crawl" in BUILD:
-            with contextlib.suppress(BaseException):
-                BUILD["crawl"].result()
-        BUILD["log"].close()
-        shutil.rmtree(BUILD["out"].parent, ignore_errors=True)
+    for job in JOB:  # the process that started the job stops it if the tests ended first
+        if job.poll() is None:
+            job.kill()
+        job.wait()
+    if not hasattr(session.config, "workerinput"):  # all test processes are done
+        shutil.rmtree(site_folder(), ignore_errors=True)
 
 
-BUILD: dict = {}
+JOB: list = []
+
+
+def wait_for(path: Path, what: str, timeout: float = 900) -> Path:
+    """`path`, once the site job has written it."""
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not finish in {timeout:.0f} s ({path} missing)")
+        time.sleep(0.2)
+    return path
 
 
 @pytest.fixture(scope="session")
 def built_site() -> Path:
     """The site built strictly (warnings are errors) from a clean state into a temporary folder."""
-    assert BUILD, "the site build was not started (pytest_collection_finish)"
-    status = BUILD["run"].wait()
-    BUILD["log"].seek(0)
-    assert status == 0, "the strict build of the site failed:\n" + BUILD["log"].read()[-20000:]
-    return BUILD["out"]
+    folder = site_folder()
+    assert folder.exists(), "the site build was not started (pytest_collection_finish)"
+    status = int(wait_for(folder / "build.status", "the site's build").read_text())
+    assert status == 0, "the strict build of the site failed:\n" + (folder / "build.log").read_text()[-20000:]
+    return folder / "html"
+
+
+def crawl_results() -> dict:
+    """The browser's crawl of every page (tests/site_job.py), or its error, raised."""
+    box = pickle.loads(wait_for(site_folder() / "crawl.pickle", "the browser's crawl").read_bytes())
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
 
 
 def chapter_notebooks() -> list[Path]:

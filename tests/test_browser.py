@@ -16,7 +16,7 @@ import re
 import pytest
 
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
-from .conftest import BUILD, LANGS, in_ci
+from .conftest import LANGS, crawl_results, in_ci
 
 PAGES = site_pages()
 MB = 1_000_000
@@ -49,7 +49,7 @@ def visits(built_site):
     the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
     beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
     try:
-        results = BUILD["crawl"].result()
+        results = crawl_results()
     except FileNotFoundError as missing:
         if in_ci():
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
@@ -168,6 +168,23 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
     assert labels[4:6] == ["Dice el artículo", "Recalculado"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_and_cards_print_whole(tab, base, lang):
+    """Printed (A4 at 96 dpi), nothing of the ledger or of a chapter's cards runs past the paper."""
+    try:
+        for name in ("ledger", "article1"):
+            tab.open(f"{base}/{lang}/{name}.html", {"width": 794, "height": 1123})
+            tab.page.emulate_media(media="print")
+            wider = tab.page.evaluate("""(() => [...document.querySelectorAll('table.ledger td, div.claim, table')]
+                .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+                             || e.scrollWidth > e.clientWidth + 1).length)()""")
+            shown = tab.page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
+            assert wider == 0 and shown == "none", f"{lang}/{name} printed: {wider} boxes past the paper, sidebar {shown}"
+            tab.page.emulate_media(media="screen")
+    finally:
+        tab.page.emulate_media(media="screen")
 
 
 @pytest.mark.parametrize("lang", LANGS)

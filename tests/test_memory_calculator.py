@@ -48,7 +48,32 @@ def expected(lang: str, model: str, precision: str, rank: float, gpu: float, che
         text["adapters"].format(memory=shown(lora.gradients + lora.optimizer + lora.adapters)),
         text["activations_full" if checkpointing else "activations"].format(
             tokens=Figure.of(budget.EXAMPLE_SEQ_LEN, "token").format(lang), memory=shown(acts)),
+        *checked(lang),
     ]
+
+
+def checked(lang: str) -> list[str]:
+    """The lines naming the published measurements the formula was checked against: every measured
+    row of the chapter's table, its residual and whether it is within the tolerance of its kind."""
+    text, names = words(lang)["calculator_memory"], words(lang)["budget"]["checked_names"]
+    fraction = lambda x: Figure.of(x, "fraction", decimals=1).format(lang)  # noqa: E731
+    rows = [row for row in budget.measurements(I) if row["kind"] == "measured"]
+    return [text["checked"].format(tolerance=fraction(budget.MEASURED_TOLERANCE)),
+            *(text["check_row"].format(name=names[row["key"]], residual=fraction(row["residual"]),
+                                       verdict=text["check_within" if row["within"] else "check_outside"])
+              for row in rows)]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_calculator_says_which_measurements_it_was_checked_against(lang):
+    """Its readout names the LoRA paper's, QLoRA's and PEFT's measurements, with the chapter's residuals."""
+    lines = readout(START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, lang, I)
+    names = words(lang)["budget"]["checked_names"]
+    assert [lines[k] for k in LINES if k.startswith("checked")] == checked(lang)
+    assert all(any(names[key] in line for line in checked(lang)) for key in ("lora_lora", "qlora_7b_base", "peft_lora"))
+    # The same lines at every setting: they are the formula's checks, not the setting's.
+    assert [readout("llama65b", "nf4", 64, 48, lang, I, checkpointing=True)[k] for k in LINES[-len(checked(lang)):]] \
+        == checked(lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -56,7 +81,7 @@ def test_the_static_memory_calculator_computes_what_lib_computes_on_a_grid(lang)
     """Vega's formulas (the calculator's own expressions, fed a grid of inputs) against lib.chapters.budget
     and lib.core.figure, to the displayed precision: editing a formula on one side only fails here."""
     got = grid_readouts(pd.DataFrame(GRID, columns=["model", "precision", "rank", "gpu", "ckpt"]),
-                        memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt"), lang,
+                        memory_lines(lang, "datum.rank", "datum.gpu", "datum.ckpt", I), lang,
                         fields=memory_fields("datum.model", "datum.precision", "datum.rank", "datum.ckpt", I),
                         order=list(LINES))
     want = [expected(lang, *point) for point in GRID]

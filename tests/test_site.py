@@ -249,3 +249,48 @@ def test_no_page_carries_widget_state(built_site):
     of one commit, executed or not, are the same files."""
     for page in built_site.rglob("*.html"):
         assert "application/vnd.jupyter.widget-state+json" not in page.read_text(encoding="utf8"), page.name
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_says_how_to_cite_its_licence_and_when_it_was_updated(built_site, lang):
+    import importlib.util
+
+    from lib.core import fmt
+    from lib.core.words import words
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bilingual", ROOT / "book" / "_ext" / "bilingual.py")
+    bilingual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bilingual)
+    updated = bilingual.last_commit_date(ROOT)
+    assert updated is not None, "the build runs in a git checkout: the footer gives the commit's day"
+    footer = words(lang)["site"]["footer"]
+    for path in pages(built_site, lang):
+        text = soup(path).select_one("p.book-footer")
+        assert text is not None, f"{path.name}: no footer line"
+        said = " ".join(text.get_text(" ").split())
+        assert fmt.date(updated, lang) in said and "CC BY 4.0" in said and "MIT" in said, f"{path.name}: {said}"
+        assert said.startswith(footer["cite"].split("{")[0].strip()), said
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_has_a_preview_in_its_language(built_site, lang):
+    from lib.core import fmt
+
+    for path in pages(built_site, lang):
+        page = soup(path)
+        meta = {m.get("property") or m.get("name"): m.get("content") for m in page.find_all("meta")}
+        assert meta.get("og:locale") == fmt.locale(lang), path.name
+        assert meta.get("og:title") and meta.get("og:description") == meta.get("description"), path.name
+        assert meta.get("twitter:card") == "summary", path.name
+
+
+def test_the_citation_file_has_what_citation_tools_read():
+    import yaml
+
+    from .conftest import ROOT
+
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf8"))
+    assert cff["cff-version"] == "1.2.0" and cff["message"] and cff["title"] and cff["authors"]
+    assert (ROOT / "LICENSE.md").exists() and set(cff["license"]) == {"CC-BY-4.0", "MIT"}

@@ -14,8 +14,10 @@ The site layout it assumes: _build/html/<lang>/<page>.html, landing at _build/ht
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
+import subprocess
 import textwrap
 from dataclasses import dataclass, field
 
@@ -31,6 +33,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
 
+from lib.core import fmt
 from lib.site.binder import launch_url
 from lib.core.phrases import dates_written
 from lib.core.words import LANGS, words as book_words
@@ -141,7 +144,8 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
         config.html_baseurl = f"{config.book_site_url}{lang}/"
     config.author = own["author"]
     # Jupyter Book 1 hard-codes "Search this book..." here.
-    config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"]}
+    config.html_theme_options = {**config.html_theme_options, "search_bar_text": own["search"],
+                                 "extra_footer": footer(lang, own, last_commit_date(app.srcdir))}
     # myst-nb's toggles of hidden code cells ("Show code cell source" by default).
     config.nb_code_prompt_show = own["code_show"]
     config.nb_code_prompt_hide = own["code_hide"]
@@ -153,6 +157,28 @@ def on_config_inited(app: Sphinx, config: Config) -> None:
     register_plugin("sphinxcontrib.bibtex.style.referencing", name, reference_style(own["references"]), force=True)
     config.bibtex_default_style = name
     config.bibtex_reference_style = name
+
+
+def last_commit_date(folder) -> dt.date | None:
+    """The day of the commit being built (the pages' "last updated": the same for every build of one
+    commit), or None outside a git checkout."""
+    try:
+        day = subprocess.run(["git", "log", "-1", "--format=%cs"], cwd=folder, capture_output=True, text=True,
+                             check=True).stdout.strip()
+        return dt.date.fromisoformat(day)
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        return None
+
+
+def footer(lang: str, own: dict, updated: dt.date | None) -> str:
+    """How to cite the book, its licences and the day it was last updated, in the page's language."""
+    w = own["footer"]
+    year = updated.year if updated else ""
+    title = html.escape(own["title"])
+    parts = [w["cite"].format(title=title, year=year) if updated else w["cite_undated"].format(title=title), w["licence"]]
+    if updated:
+        parts.append(w["updated"].format(date=fmt.date(updated, lang)))
+    return '<p class="book-footer">' + " ".join(parts) + "</p>"
 
 
 def on_builder_inited(app: Sphinx) -> None:
@@ -216,6 +242,21 @@ def binder_link(config: Config, lang: str, pagename: str, suffix: str | None) ->
     return f'<a class="binder-link" href="{html.escape(url)}">{html.escape(book_words(lang)["site"]["binder"])}</a>'
 
 
+def preview_tags(config: Config, lang: str, pagename: str, context: dict, summary: str) -> list[str]:
+    """OpenGraph and Twitter tags, so that a shared link shows the page's title and summary (no
+    image: the site has none to offer, and asks no third party for one)."""
+    title = re.sub(r"<[^>]+>", "", context.get("title") or "")
+    tags = {"og:type": "article", "og:site_name": _languages(config)[lang]["title"], "og:title": title,
+            "og:description": summary, "og:locale": fmt.locale(lang)}
+    if config.book_site_url:
+        tags["og:url"] = f"{config.book_site_url}{lang}/{pagename}.html"
+    out = [f'<meta property="{k}" content="{html.escape(v)}" />' for k, v in tags.items()]
+    out += [f'<meta name="twitter:card" content="summary" />',
+            f'<meta name="twitter:title" content="{html.escape(title)}" />',
+            f'<meta name="twitter:description" content="{html.escape(summary)}" />']
+    return out
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
@@ -226,6 +267,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         href = f"{alternate_up}{lang}/{pagename}.html"
         links.append(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}" />')
     links.append(f'<link rel="alternate" hreflang="x-default" href="{alternate_up}index.html" />')
+    links += preview_tags(app.config, here, pagename, context, description(doctree, languages[here]["description"]))
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]

@@ -13,6 +13,13 @@ frozen weights are in. Its adapters are the LoRA paper's (W_q and W_v, at the ra
 with LLaMA 65B, nf4 and checkpointing it is not QLoRA's configuration, which adapts every linear layer
 at rank 64 (lib.chapters.budget.qlora_recipe, checked in the chapter against the paper's 48 GB GPU).
 Both forms start at the chapter's example; bad input gets a message in the reader's language.
+Under the readout, both say which published measurements the formula was checked against (the
+chapter's table, lib.chapters.budget.measurements, each at its publisher's own precisions: the LoRA
+paper's accounting, QLoRA's code, PEFT's benchmark), with the residual and whether it is within the
+tolerance of a measured figure. The calculator itself keeps the book's defaults: full fine-tuning with
+ZeRO's mixed-precision Adam, every frozen weight in the chosen precision (in nf4 it does not keep
+LLaMA's embeddings, output layer and norms out of NF4, as QLoRA's code does and the table's QLoRA rows
+count).
 """
 
 from __future__ import annotations
@@ -47,7 +54,10 @@ START_CHECKPOINTING = False
 RANGES = {"rank": (1, 256, 1), "gpu": (1, 200, 1)}
 # The controls' signal names: their own, so the budget ladder's slider keeps its own.
 SIGNALS = {name: f"mem_{name}" for name in ("model", "precision", "rank", "gpu", "checkpointing")}
-LINES = ("settings", "full", "lora", "weights", "adapters", "activations")
+# The published measurements its formula was checked against (lib.chapters.budget.MEASUREMENTS, kind
+# "measured", each at its publisher's precisions): one line each under a heading, the same at every setting.
+CHECKED = tuple(f"checked_{key}" for key, kind, _, _ in budget.MEASUREMENTS if kind == "measured")
+LINES = ("settings", "full", "lora", "weights", "adapters", "activations", "checked", *CHECKED)
 
 
 def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = START_CHECKPOINTING
@@ -77,7 +87,25 @@ def readout(model: str, precision: str, rank: float, gpu_gb: float, lang: str, i
         "adapters": text["adapters"].format(
             memory=Figure.memory(lora.gradients + lora.optimizer + lora.adapters).format(lang)),
         "activations": _activations_words(lang, checkpointing).format(memory=Figure.memory(lora.activations).format(lang)),
+        **checked_lines(lang, i),
     }
+
+
+def checked_lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
+    """The lines that say which published measurements the calculator's formula was checked against
+    (the chapter's table, lib.chapters.budget.measurements): a heading with the tolerance, then each
+    measurement's name, the formula's residual and whether it is within the tolerance."""
+    i = load_inputs() if inputs is None else inputs
+    text = words(lang)["calculator_memory"]
+    names = words(lang)["budget"]["checked_names"]
+    fraction = lambda x: Figure.of(x, "fraction", decimals=1).format(lang)  # noqa: E731
+    rows = {row["key"]: row for row in budget.measurements(i)}
+    out = {"checked": text["checked"].format(tolerance=fraction(budget.MEASURED_TOLERANCE))}
+    for line in CHECKED:
+        row = rows[line.removeprefix("checked_")]
+        out[line] = text["check_row"].format(name=names[row["key"]], residual=fraction(row["residual"]),
+                                             verdict=text["check_within" if row["within"] else "check_outside"])
+    return out
 
 
 def precision_label(precision: str, lang: str) -> str:
@@ -176,9 +204,10 @@ def _template(text: str, **exprs: str) -> str:
     return " + ".join(parts) or '""'
 
 
-def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str) -> dict[str, str]:
+def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str, inputs: Inputs | None = None) -> dict[str, str]:
     """The readout's lines (LINES) as Vega expressions of the fields memory_fields computes and of
-    the named rank and GPU-memory signals or fields, written as readout() writes them."""
+    the named rank and GPU-memory signals or fields, written as readout() writes them; the lines of
+    the measurements it was checked against are the same at every setting (checked_lines)."""
     text = words(lang)["calculator_memory"]
 
     def verdict(total: str) -> str:
@@ -195,6 +224,7 @@ def memory_lines(lang: str, rank: str, gpu: str, checkpointing: str) -> dict[str
         "adapters": _template(text["adapters"], memory=memory("datum.lora_trained")),
         "activations": f"({checkpointing} ? {_template(_activations_words(lang, True), memory=memory('datum.acts'))}"
                        f" : {_template(_activations_words(lang, False), memory=memory('datum.acts'))})",
+        **{key: json.dumps(line, ensure_ascii=False) for key, line in checked_lines(lang, inputs).items()},
     }
 
 
@@ -227,6 +257,6 @@ def memory_chart(lang: str, model: str, precision: str, rank: float, gpu_gb: flo
         alt.param(name=SIGNALS["checkpointing"], value=checkpointing,
                   bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
     ]
-    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"], SIGNALS["checkpointing"]), params,
+    return charts.readout_chart(memory_lines(lang, SIGNALS["rank"], SIGNALS["gpu"], SIGNALS["checkpointing"], i), params,
                                 lang, text["title"], fields=memory_fields(SIGNALS["model"], SIGNALS["precision"],
                                                                           SIGNALS["rank"], SIGNALS["checkpointing"], i))

@@ -9,7 +9,8 @@ Memory (GB = 10^9 bytes), after ZeRO (Rajbhandari et al. 2020, Section 3.1) and 
 et al. 2023, Section 3):
 - weights: N x the bytes of the precision they are held in (fp32 4, bf16 and fp16 2, int8 1,
   nf4 half a byte: the number of bits is in the format's name), plus, for nf4, the quantisation
-  constants QLoRA stores per parameter;
+  constants QLoRA stores per parameter; weights kept apart from that precision are counted at their
+  own bytes (QLoRA's code keeps LLaMA's embeddings and output layer in bf16 and its norms in fp32);
 - gradients: 2 bytes per *trained* parameter (all N in full fine-tuning, the adapters in LoRA);
 - optimiser states: Adam's fp32 master copy, momentum and variance, 12 bytes per trained parameter;
 - adapters: LoRA's matrices, 2 bytes per adapter parameter (their gradients and optimiser states
@@ -25,8 +26,13 @@ et al. 2023, Section 3):
   out of memory, and paged back for the update. The book keeps them on the GPU: a job that fits
   without paging fits with it, and paging lowers no steady-state need (QLoRA reports no measurement
   of it). With QLoRA's own 65B adapters (rank 64 on every linear layer, qlora_recipe) these states
-  are some 9.6 GB, a fifth of the 48 GB GPU: the chapter glues them and says the total assumes them
-  on the GPU.
+  are some 6.4 GB (32 bits each, qlora.py's paged AdamW): the chapter glues them and says the total
+  assumes them on the GPU.
+
+Those bytes per parameter are the book's defaults (ZeRO's mixed-precision Adam). Set against a
+published figure, the formula takes its publisher's own configuration instead, each from a sourced
+input: the LoRA paper's accounting (lora_paper_bytes), QLoRA's code (qlora_job), PEFT's benchmark
+(peft_rebuilt). The measurements, their kinds and tolerances are at the end of the module.
 
 Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
 no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
@@ -137,12 +143,16 @@ class Memory:
 
 def training_memory(params: float, job: str, *, adapter_params: float = 0.0, activations: float = 0.0,
                     weight_precision: str | None = None, gradient_bytes: float = 2, optimizer_bytes: float = 12,
-                    quant_constant_bits: float = 0.0) -> Memory:
+                    quant_constant_bits: float = 0.0, kept: tuple[tuple[float, float], ...] = (),
+                    adapter_bytes: float = 2, weight_bytes: float | None = None) -> Memory:
     """Memory of training `params` parameters as `job` (pretrain, full, lora, qlora).
 
     Full training (pretrain, full) trains every parameter; LoRA and QLoRA train only the
     `adapter_params`, holding the frozen weights in bf16 (LoRA) or nf4 (QLoRA) unless
-    `weight_precision` says otherwise. `quant_constant_bits` are added per weight in nf4."""
+    `weight_precision` says otherwise. `quant_constant_bits` are added per weight in nf4. `kept`:
+    (parameters, bytes each) of the weights held apart from that precision (QLoRA keeps LLaMA's
+    embeddings, output layer and norms out of nf4); `adapter_bytes`: bytes of each adapter weight;
+    `weight_bytes`: the bytes of each weight, given directly instead of by a precision's name."""
     n = _size("params", params)
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
@@ -151,19 +161,38 @@ def training_memory(params: float, job: str, *, adapter_params: float = 0.0, act
         raise ValueError(f"{job} trains adapters: give adapter_params")
     if adapters > n:
         raise ValueError(f"adapter_params ({adapters:g}) cannot be more than params ({n:g})")
-    precision = weight_precision or ("nf4" if job == "qlora" else "bf16")
-    per_weight = precision_bytes(precision)
-    if precision == "nf4":
-        per_weight += _size("quant_constant_bits", quant_constant_bits, allow_zero=True) / BITS_PER_BYTE
+    apart = [(_size("kept params", count), _size("kept bytes", each)) for count, each in kept]
+    held_apart = sum(count for count, _ in apart)
+    if held_apart >= n:
+        raise ValueError(f"the kept parameters ({held_apart:g}) must be fewer than params ({n:g})")
+    if weight_bytes is not None:
+        if weight_precision is not None:
+            raise ValueError("give weight_precision or weight_bytes, not both")
+        per_weight = _size("weight_bytes", weight_bytes)
+    else:
+        precision = weight_precision or ("nf4" if job == "qlora" else "bf16")
+        per_weight = precision_bytes(precision)
+        if precision == "nf4":
+            per_weight += _size("quant_constant_bits", quant_constant_bits, allow_zero=True) / BITS_PER_BYTE
     trained = n if job in ("pretrain", "full") else adapters
     g, o = _size("gradient_bytes", gradient_bytes, allow_zero=True), _size("optimizer_bytes", optimizer_bytes, allow_zero=True)
     return Memory(
-        weights=n * per_weight / 1e9,
+        weights=((n - held_apart) * per_weight + sum(count * each for count, each in apart)) / 1e9,
         gradients=trained * g / 1e9,
         optimizer=trained * o / 1e9,
         activations=_size("activations", activations, allow_zero=True),
-        adapters=0.0 if job in ("pretrain", "full") else adapters * precision_bytes("bf16") / 1e9,
+        adapters=0.0 if job in ("pretrain", "full") else adapters * _size("adapter_bytes", adapter_bytes) / 1e9,
     )
+
+
+def bits_to_bytes(name: str, bits: float) -> float:
+    """Bytes of a number held in `bits` bits (16 for bf16, 32 for fp32)."""
+    return _size(name, bits) / BITS_PER_BYTE
+
+
+def adam_state_bytes(states: float, bits: float) -> float:
+    """Bytes of Adam's states per trained parameter: its states (momentum and variance), each of `bits` bits."""
+    return _size("adam states", states, whole=True) * bits_to_bytes("state bits", bits)
 
 
 def job_flops(params: float, tokens: float, job: str, *, flops_per_param_token: float = 6,
@@ -267,18 +296,33 @@ def three_scales(i: Inputs) -> dict:
     return out
 
 
+def lora_paper_bytes(i: Inputs) -> dict[str, float]:
+    """Bytes per trained parameter by the LoRA paper's own accounting (Section 4.2): the saving, up to
+    a share s of the memory (lora_paper_saving, 2/3), is the optimiser states of the frozen weights.
+    So its states take s/(1 - s) times the weights' bytes (twice the fp16 weights: Adam's two states,
+    each held as the weights are), and it counts no gradients: the whole is three times the weights,
+    the "3 times" of its abstract."""
+    share = compute._fraction("lora_paper_saving", i.lora_paper_saving)
+    if share == 1:
+        raise ValueError("lora_paper_saving must be less than 1: the weights are never saved")
+    return {"gradient_bytes": 0.0, "optimizer_bytes": precision_bytes("bf16") * share / (1 - share)}
+
+
 def lora_rebuilt(i: Inputs) -> dict[str, float]:
-    """The LoRA paper's 1.2 TB and 350 GB for GPT-3 175B, rebuilt from bytes per parameter
-    (activations left out: the paper states no sequence length or batch for them)."""
+    """The LoRA paper's 1.2 TB and 350 GB for GPT-3 175B, rebuilt from bytes per parameter by the
+    paper's own accounting (lora_paper_bytes), and, beside it, at ZeRO's mixed-precision Adam
+    (activations left out: the paper states no micro-batch or parallel layout for them)."""
     n = i.gpt3_full_ft_trainable
     adapters = lora_params(i.gpt3_d_model, i.gpt3_layers, i.lora_adapted_matrix_types, i.lora_rank)
-    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    kw = lora_paper_bytes(i)
     full = training_memory(n, "full", **kw).total
-    lora = training_memory(n, "lora", adapter_params=adapters, **kw).total
-    weights = training_memory(n, "lora", adapter_params=adapters, **kw).weights
-    return {"full": full, "lora": lora, "adapters": adapters, "lora_weights": weights, "weights_share": weights / lora,
-            "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora, i.lora_vram_lora),
-            "ratio": full / lora, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
+    lora = training_memory(n, "lora", adapter_params=adapters, **kw)
+    zero = training_memory(n, "full", gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states).total
+    return {"full": full, "lora": lora.total, "adapters": adapters, "lora_weights": lora.weights,
+            "weights_share": lora.weights / lora.total, "optimizer_bytes": kw["optimizer_bytes"],
+            "full_zero": zero, "full_zero_residual": residual(zero, i.lora_vram_full),
+            "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora.total, i.lora_vram_lora),
+            "ratio": full / lora.total, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
 
 
 def qlora_recipe(i: Inputs) -> dict:
@@ -294,21 +338,55 @@ def qlora_recipe(i: Inputs) -> dict:
             "seq_len": i.qlora_65b_source_len + i.qlora_65b_target_len, "batch": i.qlora_65b_batch}
 
 
-def qlora_65b_memory(i: Inputs, recomputation: str = "full") -> Memory:
-    """LLaMA 65B trained as QLoRA's recipe trains it (qlora_recipe), by the book's formula."""
+def llama_kept(i: Inputs, d_key: str, layers_key: str) -> dict[str, float]:
+    """LLaMA's weights that QLoRA keeps out of NF4 (bitsandbytes quantises the blocks' linear layers):
+    the token embeddings and the output layer, vocabulary x d each (Meta's model.py), in 16 bits, and
+    the RMSNorm weights, d each, two per block and one at the end, in 32 bits (qlora.py)."""
+    d, layers = i[d_key].value, i[layers_key].value
+    embeddings = _size("llama_vocab_matrices", i.llama_vocab_matrices, whole=True) * _size("llama_vocab", i.llama_vocab) * d
+    norms = (_size("llama_norms_per_layer", i.llama_norms_per_layer, whole=True) * layers
+             + _size("llama_final_norms", i.llama_final_norms, whole=True, allow_zero=True)) * d
+    return {"embeddings": embeddings, "norms": norms,
+            "embedding_bytes": bits_to_bytes("qlora_kept_bits", i.qlora_kept_bits),
+            "norm_bytes": bits_to_bytes("qlora_norm_bits", i.qlora_norm_bits)}
+
+
+def qlora_job(i: Inputs, params_key: str, d_key: str, heads_key: str, layers_key: str, adapters: float, *,
+              seq_len: float, batch: float, recomputation: str = "full") -> Memory:
+    """A LLaMA model trained as QLoRA's code trains it: the blocks' linear layers in NF4 with their
+    constants, the embeddings, output layer and norms kept apart (llama_kept), the adapters and their
+    gradients in bf16, and the paged optimiser's Adam states of 32 bits each (qlora.py's default)."""
+    kept = llama_kept(i, d_key, layers_key)
+    acts = model_activations(i, d_key, heads_key, layers_key, recomputation, seq_len=seq_len, batch=batch)
+    adapter_bytes = bits_to_bytes("qlora_adapter_bits", i.qlora_adapter_bits)
+    return training_memory(i[params_key].value, "qlora", adapter_params=adapters, activations=acts,
+                           gradient_bytes=adapter_bytes, adapter_bytes=adapter_bytes,
+                           optimizer_bytes=adam_state_bytes(i.adam_states, i.qlora_optimizer_state_bits),
+                           quant_constant_bits=i.qlora_constant_bits,
+                           kept=((kept["embeddings"], kept["embedding_bytes"]), (kept["norms"], kept["norm_bytes"])))
+
+
+def qlora_65b_memory(i: Inputs, recomputation: str = "full", adapters: float | None = None) -> Memory:
+    """LLaMA 65B trained as QLoRA's recipe trains it (qlora_recipe, qlora_job), by the book's formula;
+    `adapters` other than the recipe's to see what they change."""
     r = qlora_recipe(i)
-    acts = model_activations(i, *SIZES[2][2:], recomputation, seq_len=r["seq_len"], batch=r["batch"])
-    return training_memory(i.llama_65b_params, "qlora", adapter_params=r["adapters"], activations=acts,
-                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
-                           quant_constant_bits=i.qlora_constant_bits)
+    return qlora_job(i, *SIZES[2][1:], r["adapters"] if adapters is None else adapters, seq_len=r["seq_len"],
+                     batch=r["batch"], recomputation=recomputation)
+
+
+def qlora_7b_weights(i: Inputs) -> Memory:
+    """QLoRA's LLaMA 7B of Section 2 by QLoRA's code: its 4-bit base model (the weights) and its LoRA
+    parameters at the share of the weights the paper states (adapters)."""
+    n = i.ft_example_params
+    return qlora_job(i, *SIZES[1][1:], i.qlora_7b_lora_fraction * n, seq_len=EXAMPLE_SEQ_LEN, batch=EXAMPLE_BATCH)
 
 
 def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB, model states
-    only) and QLoRA (less than 48 GB), the latter with QLoRA's own recipe (qlora_recipe): its
-    adapters, their states and the activations under gradient checkpointing; how far the total is
-    from the paper's one 48 GB GPU (margin: the GPU less the total), and the same job with the book's
-    LoRA-paper adapters (rank 4 on W_q and W_v), which is not QLoRA's configuration."""
+    only) and QLoRA (less than 48 GB), the latter with QLoRA's own recipe and code (qlora_recipe,
+    qlora_job): its adapters, their states and the activations under gradient checkpointing; how far
+    the total is from the paper's one 48 GB GPU (margin: the GPU less the total), and the same job with
+    the book's LoRA-paper adapters (rank 4 on W_q and W_v), which is not QLoRA's configuration."""
     n = i.llama_65b_params
     kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
     full = training_memory(n, "full", **kw).total
@@ -316,12 +394,34 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     q = qlora_65b_memory(i)
     # The same job with every activation kept.
     no_ckpt = qlora_65b_memory(i, "none").total
-    book = _memory(i, "qlora", *SIZES[2][1:])
-    return {"full": full, "qlora": q.total, "memory": q, "recipe": recipe, "full_above": full > i.qlora_full_ft_65b_memory,
+    book = qlora_65b_memory(i, adapters=lora_params(i.llama65b_d_model, i.llama65b_layers,
+                                                    i.lora_adapted_matrix_types, i.lora_rank))
+    kept = llama_kept(i, SIZES[2][2], SIZES[2][4])
+    return {"full": full, "qlora": q.total, "memory": q, "recipe": recipe, "kept": kept,
+            "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": q.total < i.qlora_65b_memory, "fits_48": fits(q.total, i.qlora_65b_single_gpu),
             "margin": i.qlora_65b_single_gpu - q.total, "book_adapters": book.total,
             "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
             "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
+
+
+def peft_rebuilt(i: Inputs) -> dict[str, Memory]:
+    """Hugging Face PEFT's method comparison (MetaMathQA, Llama-3.2-3B): the model states of its full
+    fine-tuning and of its LoRA run, which its "mem allocated avg" measures after each optimiser step.
+    The model in bf16 with no fp32 copy, gradients and PyTorch's AdamW states of the parameters' type
+    (torch.zeros_like), the adapters cast to fp32 (autocast_adapter_dtype). The parameter counts are
+    the results files' own."""
+    base = bits_to_bytes("peft_dtype_bits", i.peft_dtype_bits)
+    adapter = bits_to_bytes("peft_adapter_bits", i.peft_adapter_bits)
+    states = _size("adam_states", i.adam_states, whole=True)
+    full = training_memory(i.peft_full_params, "full", weight_bytes=base, gradient_bytes=base,
+                           optimizer_bytes=states * base)
+    frozen = _size("peft_lora_params", i.peft_lora_params) - _size("peft_lora_adapters", i.peft_lora_adapters)
+    if frozen <= 0:
+        raise ValueError("peft_lora_adapters must be fewer than peft_lora_params")
+    lora = training_memory(frozen, "lora", adapter_params=i.peft_lora_adapters, weight_bytes=base,
+                           gradient_bytes=adapter, optimizer_bytes=states * adapter, adapter_bytes=adapter)
+    return {"full": full, "lora": lora}
 
 
 # ---------------------------------------------------------------- the formula against measurements
@@ -333,6 +433,20 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
 MEASURED_TOLERANCE = 0.10
 ARITHMETIC_TOLERANCE = 0.01
 KINDS = ("measured", "arithmetic", "bound")
+# The published figures the formula is set against: key, kind, side (bounds), the published input.
+MEASUREMENTS = (
+    ("zero_gpt2", "arithmetic", None, "zero_gpt2_model_states"),
+    ("lora_full", "measured", None, "lora_vram_full"),
+    ("lora_lora", "measured", None, "lora_vram_lora"),
+    ("qlora_full", "bound", "above", "qlora_full_ft_65b_memory"),
+    ("qlora_65b", "bound", "below", "qlora_65b_memory"),
+    ("qlora_7b_base", "measured", None, "qlora_7b_base_memory"),
+    ("qlora_7b_lora", "measured", None, "qlora_7b_lora_memory"),
+    ("peft_full", "measured", None, "peft_full_memory"),
+    ("peft_lora", "measured", None, "peft_lora_memory"),
+)
+# Bytes in one unit of a published memory figure (GB = 10^9 bytes).
+BYTES_PER = {"GB": 1e9, "MB": 1e6, "byte": 1.0}
 
 
 def within(formula: float, published: float, kind: str, side: str | None = None) -> bool:
@@ -350,27 +464,32 @@ def within(formula: float, published: float, kind: str, side: str | None = None)
     return abs(residual(f, p)) <= (MEASURED_TOLERANCE if kind == "measured" else ARITHMETIC_TOLERANCE)
 
 
+def published_gb(i: Inputs, name: str) -> float:
+    """A published memory figure in GB, from the unit its source prints it in."""
+    entry = i[name]
+    if entry.unit not in BYTES_PER:
+        raise ValueError(f"input {name!r} is in {entry.unit!r}, not a unit of memory ({', '.join(BYTES_PER)})")
+    return entry.value * BYTES_PER[entry.unit] / 1e9
+
+
+def formulas(i: Inputs) -> dict[str, float]:
+    """The formula's figure (GB) for each published one, each at its publisher's configuration."""
+    lo, q, peft, q7 = lora_rebuilt(i), qlora_rebuilt(i), peft_rebuilt(i), qlora_7b_weights(i)
+    zero = training_memory(i.zero_gpt2_params, "full", gradient_bytes=i.bytes_fp16_gradient,
+                           optimizer_bytes=i.bytes_adam_states)
+    return {"zero_gpt2": zero.total, "lora_full": lo["full"], "lora_lora": lo["lora"], "qlora_full": q["full"],
+            "qlora_65b": q["qlora"], "qlora_7b_base": q7.weights, "qlora_7b_lora": q7.adapters,
+            "peft_full": peft["full"].total, "peft_lora": peft["lora"].total}
+
+
 def measurements(i: Inputs) -> list[dict]:
     """The formula against every published memory figure of a configuration the book could verify:
     key, kind, side (bounds), formula and published (GB), the published input's name, residual, and
     whether it agrees by its kind's tolerance. What each leaves out is worded in lib/data/words."""
-    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
-    lo, q = lora_rebuilt(i), qlora_rebuilt(i)
-    n7 = i.ft_example_params
-    q7_weights = training_memory(n7, "qlora", adapter_params=i.qlora_7b_lora_fraction * n7,
-                                 quant_constant_bits=i.qlora_constant_bits, **kw)
-    rows = [
-        ("zero_gpt2", "arithmetic", None, training_memory(i.zero_gpt2_params, "full", **kw).total, "zero_gpt2_model_states"),
-        ("lora_full", "measured", None, lo["full"], "lora_vram_full"),
-        ("lora_lora", "measured", None, lo["lora"], "lora_vram_lora"),
-        ("qlora_full", "bound", "above", q["full"], "qlora_full_ft_65b_memory"),
-        ("qlora_65b", "bound", "below", q["qlora"], "qlora_65b_memory"),
-        ("qlora_7b_base", "measured", None, q7_weights.weights, "qlora_7b_base_memory"),
-        ("qlora_7b_lora", "measured", None, q7_weights.adapters, "qlora_7b_lora_memory"),
-    ]
+    got = formulas(i)
     out = []
-    for key, kind, side, formula, name in rows:
-        published = i[name].value / (1e3 if i[name].unit == "MB" else 1)
+    for key, kind, side, name in MEASUREMENTS:
+        formula, published = got[key], published_gb(i, name)
         out.append({"key": key, "kind": kind, "side": side, "formula": formula, "published": published,
                     "input": name, "residual": residual(formula, published),
                     "within": within(formula, published, kind, side)})

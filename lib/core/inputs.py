@@ -23,7 +23,7 @@ BOOK_DIR = Path(__file__).resolve().parents[2] / "book"
 
 UNITS = {
     "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count", "point",
-    "ratio", "TB", "GB", "MB", "byte/parameter", "FLOP", "FLOP/s",
+    "ratio", "TB", "GB", "MB", "byte", "byte/parameter", "FLOP", "FLOP/s",
     "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
     "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
     # energy, emissions and hardware prices (the costs chapter)

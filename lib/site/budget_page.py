@@ -26,6 +26,7 @@ def _pct(x: float) -> Figure:
 def figures(i: Inputs) -> dict[str, Figure]:
     """Every figure the prose pastes, by name."""
     lo, q, llmc, ll = budget.lora_rebuilt(i), budget.qlora_rebuilt(i), budget.llmc_rebuilt(i), budget.llama7b_rebuilt(i)
+    kept_7b = budget.llama_kept(i, budget.SIZES[1][2], budget.SIZES[1][4])
     scales = budget.three_scales(i)
     usd = budget.budget_usd(i)
     hours = usd / i.lambda_h100_sxm_1x
@@ -55,6 +56,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "llama7b.residual": _pct(ll["residual"]),
         "llama7b.implied_mfu": _pct(ll["implied_mfu"]),
         # LoRA's memory rebuilt
+        # LoRA's memory rebuilt by the paper's own accounting (lib.chapters.budget.lora_paper_bytes)
+        "lora.saving": _pct(i.lora_paper_saving),
+        "lora.state_bytes": Figure.of(lo["optimizer_bytes"], "byte/parameter"),
+        "lora.full_zero": _gb(lo["full_zero"]),
+        "lora.full_zero_residual": _pct(lo["full_zero_residual"]),
         "lora.full": _gb(lo["full"]),
         "lora.lora": _gb(lo["lora"]),
         "lora.paper_full": Figure.of(i.lora_vram_full, "GB"),
@@ -81,6 +87,15 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.seq_len": Figure.of(q["recipe"]["seq_len"], "token"),
         "qlora.batch": Figure.of(q["recipe"]["batch"], "count"),
         "qlora.weights": _gb(q["memory"].weights),
+        # what QLoRA's code keeps out of NF4 (lib.chapters.budget.llama_kept): at 65B, and the norms at 7B
+        "qlora.vocab": Figure.of(i.llama_vocab, "count"),
+        "qlora.kept_params": Figure.of(q["kept"]["embeddings"], "parameter", compact=True, decimals=0),
+        "qlora.kept_bits": Figure.of(i.qlora_kept_bits, "count"),
+        "qlora.norm_bits": Figure.of(i.qlora_norm_bits, "count"),
+        "qlora.norm_params_7b": Figure.of(kept_7b["norms"], "parameter"),
+        "qlora.norm_bytes_7b": Figure.of(kept_7b["norms"] * kept_7b["norm_bytes"], "byte"),
+        "qlora.adapter_bits": Figure.of(i.qlora_adapter_bits, "count"),
+        "qlora.state_bits": Figure.of(i.qlora_optimizer_state_bits, "count"),
         "qlora.margin": _gb(abs(q["margin"])),
         "qlora.book_adapters": _gb(q["book_adapters"]),
         "qlora.weights_as_7b": _gb(q["memory"].weights / (1 + _q7_residual(i))),
@@ -93,6 +108,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         # the formula against measurements: the tolerance of each kind
         "tolerance.measured": _pct(budget.MEASURED_TOLERANCE),
         "tolerance.arithmetic": _pct(budget.ARITHMETIC_TOLERANCE),
+        "peft.rank": Figure.of(i.peft_lora_rank, "count"),
         # the formula against each published memory figure (the table B.measured)
         **{f"measured.{r['key']}.{part}": _pct(r["residual"]) if part == "residual" else Figure.memory(r[part])
            for r in budget.measurements(i) for part in ("formula", "published", "residual")},
@@ -182,11 +198,24 @@ def buys_table(i: Inputs, lang: str) -> str:
     return "\n".join(rows)
 
 
+def _shown_unit(unit: str) -> str:
+    """The unit a published memory figure is shown in: its own, MB or GB; bytes are shown in GB."""
+    return "MB" if unit == "MB" else "GB"
+
+
 def _published(i: Inputs, name: str, side: str | None) -> Figure:
-    """A published memory figure as its source states it: its own unit, a bound kept a bound ("less
-    than 48 GB" for a bound the formula must stay below, which the input's value alone does not say)."""
+    """A published memory figure as its source states it: its own unit (bytes in GB), a bound kept a
+    bound ("less than 48 GB" for a bound the formula must stay below, which the input's value alone
+    does not say)."""
     entry = i[name]
+    if entry.unit == "byte":
+        return Figure.of(budget.published_gb(i, name), "GB", decimals=1)
     return Figure.less_than(entry.value, entry.unit, decimals=0) if side == "below" else entry.figure(decimals=0)
+
+
+def config_words(i: Inputs, lang: str, key: str) -> str:
+    """A row's configuration in words, with the one figure some name (PEFT's LoRA rank) filled in."""
+    return words(lang)["budget"]["configs"][key].format(rank=Figure.of(i.peft_lora_rank, "count").format(lang))
 
 
 def measured_table(i: Inputs, lang: str) -> str:
@@ -197,11 +226,12 @@ def measured_table(i: Inputs, lang: str) -> str:
     rows = [f"| {h['configuration']} | {h['kind']} | {h['formula']} | {h['published']} | {h['residual']} "
             f"| {h['agrees']} | {h['leaves_out']} |", "|---|---|---:|---:|---:|---|---|"]
     for r in budget.measurements(i):
-        unit = i[r["input"]].unit
-        formula = Figure.of(r["formula"] * (1e3 if unit == "MB" else 1), unit, decimals=1)
+        unit = _shown_unit(i[r["input"]].unit)
+        formula = Figure.of(r["formula"] * 1e9 / budget.BYTES_PER[unit], unit, decimals=1)
         kind = w["kinds"][r["kind"]]  # a bound's side is in its figure: "more than", "less than"
-        cells = [w["configs"][r["key"]], kind, formula.format(lang), _published(i, r["input"], r["side"]).format(lang),
-                 _pct(r["residual"]).format(lang), w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
+        cells = [config_words(i, lang, r["key"]), kind, formula.format(lang),
+                 _published(i, r["input"], r["side"]).format(lang), _pct(r["residual"]).format(lang),
+                 w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
@@ -249,7 +279,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
               display=False)
     page.glue("B.qlora.recomputation", w["recomputation"][budget.job_recomputation(i, "qlora")], display=False)
     rows = {r["key"]: r for r in budget.measurements(i)}
-    for key in ("lora_full", "lora_lora", "qlora_7b_base"):
+    for key in ("lora_full", "lora_lora", "qlora_7b_base", "peft_full", "peft_lora"):
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
     # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA
