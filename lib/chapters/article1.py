@@ -156,7 +156,7 @@ def opt_duration(i, c):
             "start": Figure.on(i.opt_run_start),
             "end": Figure.on(i.opt_run_end),
             "effective_days": Figure.of(effective_days, "day"),
-            "gpus": Figure.of(i.opt_gpus, "GPU", qualifier="H100"),
+            "gpus": Figure.of(i.opt_gpus, "GPU"),
         },
     )
 
@@ -355,7 +355,7 @@ def frontier_fraction(i, c):
         figures={
             "minutes": Figure.of(hours * 60, "minute", decimals=1),
             "cluster_per_hour": Figure.of(cluster_per_hour, "USD", decimals=0),
-            "gpus": Figure.of(i.opt_gpus, "GPU"),
+            "gpus": Figure.of(i.opt_gpus, "GPU", qualifier="H100"),
         },
     )
 

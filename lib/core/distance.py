@@ -38,7 +38,8 @@ def _comparable(figure: Figure | None) -> bool:
 
 
 def _times(low: float, high: float) -> Figure:
-    decimals = 0 if low >= 10 else 1
+    """A ratio to a tenth (1,8 veces), whole from ten on or when it rounds to a whole number (5 veces)."""
+    decimals = 0 if low >= 10 or all(round(v, 1) == round(v) for v in (low, high)) else 1
     low, high = round(low, decimals), round(high, decimals)
     return Figure.of(low, "times", decimals=decimals) if low == high else Figure.between(low, high, "times", decimals=decimals)
 

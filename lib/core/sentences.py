@@ -26,9 +26,7 @@ def stated(checked: Checked, lang: str) -> str:
     figure = claim.stated.format(lang)
     if claim.reading:
         return w["stated_reading"].format(quote=words_, figure=figure)
-    said = claim.quote if lang == "es" else claim.quote_en
-    parts = claim.stated.items_es if lang == "es" and claim.stated.items_es else claim.stated.items
-    if _shows(said, figure) or (parts and all(_shows(said, part) for part in parts)):
+    if _shows(claim.quote if lang == "es" else claim.quote_en, figure):
         return words_
     return w["stated_figure"].format(quote=words_, figure=figure)
 
@@ -88,7 +86,7 @@ def counts(checked: list[Checked], lang: str, whose: str) -> str:
         n = sum(c.verdict == verdict for c in checked)
         if n:
             parts.append(plural(w["count"][verdict], n).format(n=fmt.number(n, lang)))
-    return w[whose].format(n=fmt.number(len(checked), lang), counts=join(parts, lang))
+    return plural(w[whose], len(checked)).format(n=fmt.number(len(checked), lang), counts=join(parts, lang))
 
 
 def summary_items(checked: list[Checked], lang: str) -> list[tuple[Checked, str]]:
