@@ -6,31 +6,41 @@ STAMP := $(VENV)/.installed
 # Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
 NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
-.PHONY: book test bench serve notebooks diff clean
+.PHONY: book test bench serve lab notebooks diff clean
 REV ?= HEAD
 
-# Create the virtual environment when missing; reinstall when the pins change.
-$(STAMP): requirements.txt pyproject.toml
+# Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
+$(STAMP): requirements.txt pyproject.toml $(shell find jupyter-config -name '*.json' -o -name pyproject.toml)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
+
+# The current axe-core for the browser tests, from the npm registry (package.json, package-lock.json).
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $(NODE_STAMP)
 
 ## book: execute every chapter and build the site in both languages into _build/html
 book: $(STAMP)
 	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 ## bench: build times, test time, first-visit bytes and requests per page, site size, with targets
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP)
 	$(PY) -m tests.bench
 
 ## serve: preview the built site at http://localhost:8000
 serve: book
 	$(PY) -m http.server --directory _build/html 8000
+
+## lab: the chapters in JupyterLab, as on Binder (their prose with its numbers, charts offline)
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab
 
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit

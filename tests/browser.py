@@ -146,6 +146,8 @@ class Tab:
 # process each: the machine's two cores), with Playwright's async API in a thread of its own.
 
 AXE_SCRIPT = "options => axe.run(document, options).then(r => r.violations)"
+# axe-core's current release, from the npm registry (package.json; `make test` installs it).
+AXE_CURRENT = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
                  ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
@@ -188,6 +190,10 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             result = {"visit": visit, "chart": chart, "lang": await page.evaluate("document.documentElement.lang")}
             if axe_options is not None:
                 result["axe"] = await page.evaluate(AXE_SCRIPT, axe_options)
+                # Then the current release from the npm registry (package.json), in place of the first.
+                await page.add_script_tag(path=str(AXE_CURRENT))
+                result["axe_current"] = await page.evaluate(AXE_SCRIPT, axe_options)
+                result["axe_versions"] = await page.evaluate("axe.version")
             if screenshots is not None:
                 await page.screenshot(path=screenshots / f"{key}-{DESKTOP['width']}.png")
             # The same page loaded on a phone (resizing instead would catch the theme's sidebars
@@ -236,6 +242,8 @@ def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, scr
     Screenshots at both sizes go to `screenshots/<key>-<width>.png`."""
     if CHROMIUM is None:
         raise FileNotFoundError("no chromium on PATH: apt-get install chromium")
+    if axe_options is not None and not AXE_CURRENT.exists():
+        raise FileNotFoundError(f"{AXE_CURRENT} is missing: `make test` installs it from the npm registry (npm ci)")
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
     box: dict = {}

@@ -1,3 +1,4 @@
+import contextlib
 import os
 import pickle
 import shutil
@@ -56,6 +57,22 @@ def pytest_collection_finish(session) -> None:
     job = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     (folder / "job.pid").write_text(str(job.pid))
     JOB.append(job)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The last line a maintainer reads when a notebook was saved by a Jupyter front end without the
+    book's configuration (lib.site.lab.saved_from_jupyter): which one, and what to run. nbval's own
+    failures on such a notebook come above it."""
+    from lib.site.lab import saved_from_jupyter
+
+    import nbformat
+
+    for path in sorted((ROOT / "book").glob("*/*.ipynb")):
+        with contextlib.suppress(Exception):
+            found = saved_from_jupyter(nbformat.read(path, as_version=4))
+            if found:
+                terminalreporter.write_line(f"{path.relative_to(ROOT)} was saved from Jupyter ({found[0]}): "
+                                            "run `make notebooks`", red=True, bold=True)
 
 
 def pytest_sessionfinish(session) -> None:

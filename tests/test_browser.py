@@ -55,9 +55,10 @@ def visits(built_site):
             pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
         pytest.skip(str(missing))
     for result in results.values():
+        # Both releases' serious and critical violations: the bundled axe-core's, then the current one's.
         result["axe"] = [
             (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result["axe"]
+            for v in result["axe"] + result["axe_current"]
             if v["impact"] in ("serious", "critical") and v["id"] not in AXE_EXCLUDED_RULES
         ]
     return {tuple(key.split("-", 1)): result for key, result in results.items()}
@@ -71,6 +72,15 @@ def test_page_loads_with_no_console_error_and_nothing_from_another_host(visits, 
         assert visit.refused == [], f"{lang}/{name}: requests to other hosts {visit.refused}"
     # The root pages are bilingual: Spanish first, each section with its own lang.
     assert seen["lang"] == (lang if lang in LANGS else "es")
+
+
+def test_axe_core_s_current_release_checked_every_page(visits):
+    import json
+
+    from .browser import ROOT
+
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["axe-core"]
+    assert {result["axe_versions"] for result in visits.values()} == {pinned}
 
 
 @pytest.mark.parametrize("lang,name", PAGES)

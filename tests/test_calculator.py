@@ -3,6 +3,8 @@ or a wrong number) for bad input."""
 
 import pytest
 
+from lib.calculators.boxes import controls
+from lib.core import fmt
 from lib.chapters import compute
 from lib.calculators.rental import describe, rental_calculator, rental_presets
 from lib.core.figure import Figure
@@ -13,34 +15,61 @@ from lib.core.inputs import load_inputs
 def test_calculator_starts_from_the_sourced_inputs(lang):
     i = load_inputs()
     box = rental_calculator(lang, i)
-    run, *fields, result = box.children
-    assert run.value == "opt" and fields[0].value == i.opt_gpus
-    cost = compute.rental_cost(compute.gpu_hours(fields[0].value, compute.days_to_hours(fields[1].value)), fields[2].value)
-    assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
+    run, gpus, days, price, budget = controls(box)
+    assert run.value == "opt" and gpus.value == fmt.number(i.opt_gpus, lang) and budget.value == fmt.number(i.budget_eur, lang)
+    gpus_, days_, price_ = rental_presets(i)["opt"]
+    cost = compute.rental_cost(compute.gpu_hours(gpus_, compute.days_to_hours(days_)), price_)
+    assert Figure.of(cost, "USD", decimals=2).format(lang) in box.children[-1].value
 
 
-@pytest.mark.parametrize("lang, bad, words", [("es", -8, "No se puede calcular. GPU: tiene que ser mayor que cero."),
-                                               ("en", float("nan"), "Cannot compute. GPUs: must be a finite number."),
-                                               ("es", 2.5, "No se puede calcular. GPU: tiene que ser un número entero."),
-                                               ("en", 1e300, "Cannot compute. GPUs: must be between 1 and 10,000.")])
+@pytest.mark.parametrize("lang, bad, words", [("es", "-8", "No se puede calcular. GPU: tiene que ser mayor que cero."),
+                                               ("en", "nan", "Cannot compute. GPUs: must be a finite number."),
+                                               ("es", "2,5", "No se puede calcular. GPU: tiene que ser un número entero."),
+                                               ("en", "1e300", "Cannot compute. GPUs: must be between 1 and 10,000."),
+                                               ("es", "2.5", "No se puede calcular. GPU: escríbelo como el libro "
+                                                             "escribe los números, por ejemplo 992."),
+                                               ("en", "two", "Cannot compute. GPUs: write it as the book writes "
+                                                             "numbers, for example 992.")])
 def test_bad_input_shows_a_message_and_no_number(lang, bad, words):
     box = rental_calculator(lang, load_inputs())
-    _, gpus, *_, result = box.children
+    _, gpus, *_ = controls(box)
     gpus.value = bad
-    assert result.value.startswith(words)
-    assert "$" not in result.value and "US$" not in result.value
+    result = box.children[-1].value
+    assert result.startswith(words)
+    assert "$" not in result and "US$" not in result
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_choosing_a_run_fills_its_values_and_the_result(lang):
+def test_choosing_a_run_fills_its_values_rounded_as_the_book_prints_them(lang):
+    """A preset's boxes show its values as the book writes them (whole GPUs, days to the hundredth
+    where they are not whole, the price with its cents), in the page's number style; the result is
+    computed from the exact values."""
     i = load_inputs()
     box = rental_calculator(lang, i, "llama")
-    run, gpus, days, price, _, result = box.children
+    run, gpus, days, price, _ = controls(box)
     for key, values in rental_presets(i).items():
         run.value = key
-        assert (gpus.value, days.value, price.value) == values
+        shown = (fmt.number(values[0], lang), fmt.number(values[1], lang, 0 if round(values[1], 2) == int(values[1]) else 2),
+                 fmt.number(values[2], lang, 2))
+        assert (gpus.value, days.value, price.value) == shown
         cost = compute.rental_cost(compute.gpu_hours(values[0], compute.days_to_hours(values[1])), values[2])
-        assert Figure.of(cost, "USD", decimals=2).format(lang) in result.value
+        assert Figure.of(cost, "USD", decimals=2).format(lang) in box.children[-1].value
+    run.value = "llama"
+    assert days.value == {"es": "20,80", "en": "20.80"}[lang]  # 20.800008138… days
+
+
+@pytest.mark.parametrize("lang, typed, price", [("es", "3,5", 3.5), ("en", "3.5", 3.5), ("en", "1,000", None)])
+def test_a_number_typed_in_the_pages_style_is_read_as_it_is_written(lang, typed, price):
+    i = load_inputs()
+    box = rental_calculator(lang, i)
+    _, gpus, days, box_price, _ = controls(box)
+    box_price.value = typed
+    if price is None:  # a thousand dollars per GPU-hour: outside the calculator
+        assert "between 0.50 and 8" in box.children[-1].value
+        return
+    gpus_, days_, _ = rental_presets(i)["opt"]
+    cost = compute.rental_cost(compute.gpu_hours(gpus_, compute.days_to_hours(days_)), price)
+    assert Figure.of(cost, "USD", decimals=2).format(lang) in box.children[-1].value
 
 
 @pytest.mark.parametrize("lang, budget, minutes", [("es", 200, "minutos"), ("en", 200, "minutes")])

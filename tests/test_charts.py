@@ -60,20 +60,25 @@ def test_the_predicted_compute_chart_writes_powers_of_ten_as_lib_does(lang):
     assert fmt.scientific(1e24, lang).endswith("10²⁴")
 
 
-def test_jupyterlab_gets_a_live_chart_and_the_book_its_offline_one():
-    """A kernel a Jupyter server started (Binder) has JPY_SESSION_NAME: there the page's Vega bundle
-    is absent, and Altair's own renderer draws the chart, in the chart's number style. The book's
-    builds and tests (nbclient kernels) keep the offline renderer, which nbval compares."""
+def test_jupyterlab_draws_the_chart_the_book_commits():
+    """A kernel a Jupyter server started (JupyterLab, Binder: JPY_SESSION_NAME) draws the chart the
+    book commits, followed by lib.site.lab's loader, which fetches the book's own Vega bundle from the
+    Jupyter server there (no CDN) and is left out on save; the book's builds and tests (nbclient
+    kernels) keep the offline renderer alone, which nbval compares."""
     import json
 
     import altair as alt
 
+    from lib.site import lab
+
     assert charts.renderer_name({"JPY_SESSION_NAME": "/home/jovyan/book/es/article1.ipynb"}) == "jupyter"
     assert charts.renderer_name({}) == "offline" == alt.renderers.active
     spec = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
-    html = charts.jupyter_renderer(spec)["text/html"]
-    assert json.dumps(charts.d3_locale("es")["decimal"]) in html and "formatLocale" in html
-    assert "vegaEmbed" in html
+    offline, jupyter = charts.offline_renderer(spec)["text/html"], charts.jupyter_renderer(spec)["text/html"]
+    assert jupyter == offline + lab.CHART_LOADER
+    assert json.dumps(charts.d3_locale("es")["decimal"]) in offline and "formatLocale" in offline
+    assert json.dumps(lab.BUNDLE_URL) in lab.CHART_LOADER and lab.BUNDLE.exists()
+    assert "cdn.jsdelivr" not in jupyter and "http" not in lab.CHART_LOADER
 
 
 def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
@@ -89,7 +94,7 @@ def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
     assert sorted(signals[int(op["path"].split("/")[2])]["name"] for op in patch) == sorted(SIGNALS.values())
     assert all(op["value"][0]["events"] == {"signal": PRESET_SIGNAL} for op in patch)
     assert charts.react_patch(charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()) == []
-    assert '"patch"' in charts.jupyter_renderer(spec)["text/html"] and '"patch"' in charts.offline_renderer(spec)["text/html"]
+    assert '"patch"' in charts.offline_renderer(spec)["text/html"]
 
 
 def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():

@@ -10,6 +10,8 @@ import re
 import pandas as pd
 import pytest
 
+from lib.calculators.boxes import controls
+from lib.core import fmt
 from lib.chapters import compute
 from lib.calculators.compute import BILLION, RANGES, compute_calculator, compute_chart, compute_lines, devices, start
 from lib.core.figure import Figure
@@ -121,40 +123,49 @@ def test_the_sliders_keep_the_hours_plural_and_the_cost_below_a_trillion():
 # ---------------------------------------------------------------- the live calculator
 
 @pytest.mark.parametrize("lang", ["es", "en"])
-def test_the_live_calculator_starts_from_the_sourced_inputs(lang):
+def test_the_live_calculator_starts_from_the_sourced_inputs_rounded_as_the_book_prints_them(lang):
+    """Its boxes write LLaMA 65B's start as the book does, in the page's number style: 65,2 (thousand
+    million parameters), 1.400 (thousand million tokens), 47,7 (% of the peak), 3,67 (dollars); never
+    the utilisation's 0.476941472… The result is computed from the exact values."""
     box = compute_calculator(lang, I)
-    *fields, result = box.children
+    params, tokens, chip, utilisation, price = controls(box)
     s = start(I)
-    assert [f.value for f in fields] == [s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"]]
-    for line in expected(lang, *(f.value for f in fields))[4:]:
-        assert line in result.value
+    assert [params.value, tokens.value, utilisation.value, price.value] == [
+        fmt.number(s["params"] / BILLION, lang, 1), fmt.number(s["tokens"] / BILLION, lang),
+        fmt.number(s["utilisation"] * 100, lang, 1), fmt.number(s["price"], lang, 2)]
+    assert chip.value == s["peak"]
+    for line in expected(lang, s["params"] / BILLION, s["tokens"] / BILLION, s["peak"], s["utilisation"], s["price"])[4:]:
+        assert line in box.children[-1].value
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_the_live_calculator_follows_its_boxes_and_menu(lang):
     box = compute_calculator(lang, I)
-    params, tokens, chip, utilisation, price, result = box.children
-    params.value, tokens.value, utilisation.value, price.value = 7, 2000, 0.4, 2.5
+    params, tokens, chip, utilisation, price = controls(box)
+    params.value, tokens.value, utilisation.value, price.value = (fmt.number(v, lang, d) for v, d in
+                                                                  ((7, 0), (2000, 0), (40, 0), (2.5, 2)))
     chip.value = devices(I)["h100"]
     assert chip.label == words(lang)["calculator_compute"]["devices"]["h100"]
     for line in expected(lang, 7, 2000, devices(I)["h100"], 0.4, 2.5)[4:]:
-        assert line in result.value
+        assert line in box.children[-1].value
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [
-    ("es", 3, 1.5, "No se puede calcular. Utilización: tiene que estar entre 0,05 y 1."),
-    ("es", 0, -7, "No se puede calcular. Parámetros: tiene que ser mayor que cero."),
-    ("en", 1, float("nan"), "Cannot compute. Tokens: must be a finite number."),
-    ("en", 4, 0, "Cannot compute. Price per GPU-hour: must be more than zero."),
-    ("en", 4, 1e300, "Cannot compute. Price per GPU-hour: must be between 0.50 and 10."),
-    ("es", 0, 1e-9, "No se puede calcular. Parámetros: tiene que estar entre 1 y 1.000."),
+    ("es", 3, "150", "No se puede calcular. Utilización: tiene que estar entre 5 y 100."),  # % in its box
+    ("es", 0, "-7", "No se puede calcular. Parámetros: tiene que ser mayor que cero."),
+    ("en", 1, "nan", "Cannot compute. Tokens: must be a finite number."),
+    ("en", 4, "0", "Cannot compute. Price per GPU-hour: must be more than zero."),
+    ("en", 4, "1e300", "Cannot compute. Price per GPU-hour: must be between 0.50 and 10."),
+    ("es", 0, "0,000000001", "No se puede calcular. Parámetros: tiene que estar entre 1 y 1.000."),
+    ("es", 4, "3.67", "No se puede calcular. Precio por GPU-hora: escríbelo como el libro escribe los números, "
+                      "por ejemplo {price}."),
 ])
 def test_bad_input_shows_a_message_and_no_number(lang, field, bad, message):
     box = compute_calculator(lang, I)
-    box.children[field].value = bad
+    controls(box)[field].value = bad
     result = box.children[-1].value
-    assert result == message
-    assert not re.search(r"\d", re.sub(r"(entre|between) \S+ (y|and) \S+", "", result)) and "$" not in result
+    assert result == message.format(price=fmt.number(start(I)["price"], lang, 2))
+    assert not re.search(r"\d", re.sub(r"(entre|between) \S+ (y|and) \S+|por ejemplo \S+", "", result)) and "$" not in result
 
 
 def test_unknown_language_is_refused():

@@ -9,6 +9,8 @@ import re
 import pandas as pd
 import pytest
 
+from lib.calculators.boxes import controls
+from lib.core import fmt
 from lib.chapters import budget
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
@@ -135,27 +137,27 @@ def test_the_controls_have_their_own_signal_names():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_starts_at_the_chapters_example_and_follows_its_boxes(lang):
     box = memory_calculator(lang, I)
-    model, precision, rank, gpu, checkpointing, result = box.children
+    model, precision, rank, gpu, checkpointing = controls(box)
     assert (model.value, precision.value, rank.value, gpu.value, checkpointing.value) == (
-        START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory, START_CHECKPOINTING)
-    shown = lambda: [html.unescape(line) for line in result.value.split("<br>")]  # noqa: E731
+        START_MODEL, START_PRECISION, fmt.number(I.lora_rank, lang), fmt.number(I.h100_sxm_memory, lang), START_CHECKPOINTING)
+    shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
     assert shown() == expected(lang, START_MODEL, START_PRECISION, I.lora_rank, I.h100_sxm_memory)
-    model.value, precision.value, rank.value, gpu.value = "llama65b", "nf4", 64, 48
+    model.value, precision.value, rank.value, gpu.value = "llama65b", "nf4", "64", "48"
     assert shown() == expected(lang, "llama65b", "nf4", 64, 48)
     checkpointing.value = True
     assert shown() == expected(lang, "llama65b", "nf4", 64, 48, True)
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [
-    ("es", 2, -8, "No se puede calcular. Rango de LoRA: tiene que ser mayor que cero."),
-    ("en", 3, float("nan"), "Cannot compute. GPU memory: must be a finite number."),
-    ("es", 3, 0, "No se puede calcular. Memoria de la GPU: tiene que ser mayor que cero."),
-    ("es", 2, 2.5, "No se puede calcular. Rango de LoRA: tiene que ser un número entero."),
-    ("en", 3, 1e300, "Cannot compute. GPU memory: must be between 1 and 200."),
+    ("es", 2, "-8", "No se puede calcular. Rango de LoRA: tiene que ser mayor que cero."),
+    ("en", 3, "nan", "Cannot compute. GPU memory: must be a finite number."),
+    ("es", 3, "0", "No se puede calcular. Memoria de la GPU: tiene que ser mayor que cero."),
+    ("es", 2, "2,5", "No se puede calcular. Rango de LoRA: tiene que ser un número entero."),
+    ("en", 3, "1e300", "Cannot compute. GPU memory: must be between 1 and 200."),
 ])
 def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
     box = memory_calculator(lang, I)
-    box.children[field].value = bad
+    controls(box)[field].value = bad
     result = box.children[-1].value
     assert result == message
     assert "GB" not in result and not re.search(r"\d", re.sub(r"(entre|between) \S+ (y|and) \S+", "", result))

@@ -132,4 +132,4 @@ def test_a_card_reads_in_lines_then_opens_its_details():
         assert head.count('<span class="claim-label">') == 3  # the article, the sources, how far apart
         assert "**" not in card  # no bold: the verdict in the title is the finding
         assert "{cite:p}" in details and "</details>" in details
-    assert ":name: a1-opt-cost" in page.card(CHECKED["A1-opt-cost"], "en")
+    assert ":name: A1-opt-cost" in page.card(CHECKED["A1-opt-cost"], "en")  # its anchor, #a1-opt-cost

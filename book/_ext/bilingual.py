@@ -182,23 +182,41 @@ def footer(lang: str, own: dict, updated: dt.date | None) -> str:
 
 
 def on_builder_inited(app: Sphinx) -> None:
-    """Translate the theme's hard-coded English strings in every rendered page."""
+    """Translate the theme's hard-coded English strings in every rendered page, and name its
+    controls by what they show (named_by_what_they_show)."""
     table = _languages(app.config)[app.config.language].get("theme") or {}
     templates = getattr(app.builder, "templates", None)
-    if not table or templates is None:
+    if templates is None:
         return
     pattern = re.compile(
         "|".join(rf'(?<=="){re.escape(html.escape(k))}(?=")|(?<=>)\s*{re.escape(html.escape(k, quote=False))}\s*(?=<)'
                  for k in sorted(table, key=len, reverse=True))
-    )
+    ) if table else None
     escaped = {html.escape(k): html.escape(v) for k, v in table.items()} | {
         html.escape(k, quote=False): html.escape(v, quote=False) for k, v in table.items()}
     render = templates.render
 
     def translated(template: str, context: dict) -> str:
-        return pattern.sub(lambda m: m.group(0).replace(m.group(0).strip(), escaped[m.group(0).strip()]), render(template, context))
+        page = render(template, context)
+        if pattern is not None:
+            page = pattern.sub(lambda m: m.group(0).replace(m.group(0).strip(), escaped[m.group(0).strip()]), page)
+        return named_by_what_they_show(page)
 
     templates.render = translated
+
+
+# Controls whose aria-label hides the words they show (axe-core's label-content-name-mismatch): the
+# theme's search button (its label omits its shortcut) and myst-nb's hidden-code toggles (labelled
+# "show or hide the content" while they read "Show the code"). Without the label, each is named by
+# what it shows.
+UNSHOWN_LABELS = (re.compile(r'(<summary)\s+aria-label="[^"]*"'),
+                  re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?)\s+aria-label="[^"]*"'))
+
+
+def named_by_what_they_show(page: str) -> str:
+    for pattern in UNSHOWN_LABELS:
+        page = pattern.sub(r"\1", page)
+    return page
 
 
 def on_bibdata_ready(app: Sphinx) -> None:
@@ -251,10 +269,7 @@ def preview_tags(config: Config, lang: str, pagename: str, context: dict, summar
     if config.book_site_url:
         tags["og:url"] = f"{config.book_site_url}{lang}/{pagename}.html"
     out = [f'<meta property="{k}" content="{html.escape(v)}" />' for k, v in tags.items()]
-    out += [f'<meta name="twitter:card" content="summary" />',
-            f'<meta name="twitter:title" content="{html.escape(title)}" />',
-            f'<meta name="twitter:description" content="{html.escape(summary)}" />']
-    return out
+    return out + ['<meta name="twitter:card" content="summary" />']  # Twitter reads the og: tags
 
 
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

@@ -12,6 +12,7 @@ import json
 import altair as alt
 import ipywidgets as widgets
 
+from lib.calculators.boxes import NumberBox, form, in_box_units
 from lib.site import charts
 from lib.chapters import compute
 from lib.core import fmt
@@ -109,34 +110,36 @@ def describe(lang: str, params: float, tokens: float, peak: float, utilisation: 
 
 def compute_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     """The live calculator for Jupyter and Binder: boxes for the parameters and tokens (in
-    billions), the utilisation and the price, a menu of chips, and the result below them."""
+    billions, to a tenth, as the book writes 65.2 billion), the utilisation (a percentage of the
+    peak to a tenth, as the book writes it) and the price (with its cents), a menu of chips, and the
+    result below them; every number in the page's number style (lib.calculators.boxes)."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_compute"]
     s = start(i)
-    fields = {
-        "params": widgets.FloatText(value=s["params"] / BILLION, description=text["params"]),
-        "tokens": widgets.FloatText(value=s["tokens"] / BILLION, description=text["tokens"]),
-        "peak": widgets.Dropdown(options=[(text["devices"][key], peak) for key, peak in devices(i).items()],
-                                 value=s["peak"], description=text["device"]),
-        "utilisation": widgets.FloatText(value=s["utilisation"], description=text["utilisation"]),
-        "price": widgets.FloatText(value=s["price"], description=text["price"]),
+    peak = widgets.Dropdown(options=[(text["devices"][key], value) for key, value in devices(i).items()], value=s["peak"])
+    boxes = {
+        "params": NumberBox(s["params"] / BILLION, lang, text["params"], "params", 1, trim=True),
+        "tokens": NumberBox(s["tokens"] / BILLION, lang, text["tokens"], "tokens", 1, trim=True),
+        "utilisation": NumberBox(s["utilisation"], lang, text["utilisation_percent"], "utilisation", 1, scale=100),
+        "price": NumberBox(s["price"], lang, text["price"], "price_per_gpu_hour", 2),
     }
-    for field in fields.values():
-        field.style.description_width = "initial"
     result = widgets.HTML()
 
     def update(_=None):
-        v = {name: field.value for name, field in fields.items()}
         try:
-            result.value = describe(lang, v["params"] * BILLION, v["tokens"] * BILLION, v["peak"],
+            v = {name: box.value for name, box in boxes.items()}
+            result.value = describe(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak.value,
                                     v["utilisation"], v["price"], i)
         except ValueError as exc:
-            result.value = text["error"].format(message=error(exc, lang))
+            result.value = text["error"].format(message=error(in_box_units(exc, boxes.values()), lang))
 
-    for field in fields.values():
-        field.observe(update, names="value")
+    peak.observe(update, names="value")
+    for box in boxes.values():
+        box.observe(update)
     update()
-    return widgets.VBox([*fields.values(), result])
+    rows = [(text["params"], boxes["params"].widget), (text["tokens"], boxes["tokens"].widget), (text["device"], peak),
+            (text["utilisation_percent"], boxes["utilisation"].widget), (text["price"], boxes["price"].widget)]
+    return form(rows, result)
 
 
 def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: str, price: str,

@@ -31,6 +31,7 @@ import string
 import altair as alt
 import ipywidgets as widgets
 
+from lib.calculators.boxes import NumberBox, form
 from lib.chapters import budget
 from lib.site import charts
 from lib.chapters import compute
@@ -123,36 +124,36 @@ def _activations_words(lang: str, checkpointing: bool = False) -> str:
 
 
 def memory_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
-    """The live calculator for Jupyter and Binder: two lists, two boxes and the readout."""
+    """The live calculator for Jupyter and Binder: two lists, two boxes (the rank and the GPU's
+    gigabytes, whole numbers in the page's number style, lib.calculators.boxes), a checkbox and the readout."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_memory"]
     names = words(lang)["budget"]["models"]
-    fields = {
-        "model": widgets.Dropdown(options=[(names[key], key) for key in models(i)], value=START_MODEL,
-                                  description=text["model"]),
-        "precision": widgets.Dropdown(options=[(precision_label(p, lang), p) for p in PRECISIONS],
-                                      value=START_PRECISION, description=text["precision"]),
-        "rank": widgets.FloatText(value=i.lora_rank, description=text["rank"]),
-        "gpu": widgets.FloatText(value=i.h100_sxm_memory, description=text["gpu"]),
-        "checkpointing": widgets.Checkbox(value=START_CHECKPOINTING, description=text["checkpointing"], indent=False),
+    lists = {
+        "model": widgets.Dropdown(options=[(names[key], key) for key in models(i)], value=START_MODEL),
+        "precision": widgets.Dropdown(options=[(precision_label(p, lang), p) for p in PRECISIONS], value=START_PRECISION),
     }
-    for field in fields.values():
-        field.style.description_width = "initial"
+    boxes = {"rank": NumberBox(i.lora_rank, lang, text["rank"], "rank"),
+             "gpu": NumberBox(i.h100_sxm_memory, lang, text["gpu"], "device_gb")}
+    checkpointing = widgets.Checkbox(value=START_CHECKPOINTING, indent=False)
     result = widgets.HTML()
 
     def update(_=None):
         try:
-            values = {name: field.value for name, field in fields.items()}
-            checkpointing = values.pop("checkpointing")
-            lines = readout(*values.values(), lang, i, checkpointing=checkpointing)
+            lines = readout(lists["model"].value, lists["precision"].value, boxes["rank"].value, boxes["gpu"].value,
+                            lang, i, checkpointing=checkpointing.value)
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES)
         except ValueError as exc:
             result.value = html.escape(text["error"].format(message=error(exc, lang)))
 
-    for field in fields.values():
-        field.observe(update, names="value")
+    for control in (*lists.values(), checkpointing):
+        control.observe(update, names="value")
+    for box in boxes.values():
+        box.observe(update)
     update()
-    return widgets.VBox([*fields.values(), result])
+    rows = [(text["model"], lists["model"]), (text["precision"], lists["precision"]), (text["rank"], boxes["rank"].widget),
+            (text["gpu"], boxes["gpu"].widget), (text["checkpointing"], checkpointing)]
+    return form(rows, result)
 
 
 # ---------------------------------------------------------------- on the static page (Vega)

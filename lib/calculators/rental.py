@@ -7,6 +7,7 @@ from __future__ import annotations
 import altair as alt
 import ipywidgets as widgets
 
+from lib.calculators.boxes import NumberBox, form
 from lib.site import charts
 from lib.chapters import compute
 from lib.core.figure import Figure
@@ -42,21 +43,20 @@ def describe(gpus: float, days: float, price: float, budget_eur: float, lang: st
 
 def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt") -> widgets.VBox:
     """The live calculator: a run to start from (the presets of the static one), its GPUs, days and
-    price in boxes, and the article's budget; a sentence with the result, or what is wrong."""
+    price in boxes, and the article's budget; a sentence with the result, or what is wrong. The
+    boxes write their numbers as the book does (lib.calculators.boxes): whole GPUs, days with two decimals
+    where a preset needs them, the price with its cents, the budget in euros."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
     presets = rental_presets(i)
     gpus, days, price = presets[start]
-    run = widgets.Dropdown(options=[(text["presets"][key], key) for key in presets], value=start,
-                           description=text["preset"])
+    run = widgets.Dropdown(options=[(text["presets"][key], key) for key in presets], value=start)
     fields = {
-        "gpus": widgets.FloatText(value=gpus, description=text["gpus"]),
-        "days": widgets.FloatText(value=days, description=text["days"]),
-        "price": widgets.FloatText(value=price, description=text["price"]),
-        "budget": widgets.FloatText(value=i.budget_eur, description=text["budget"]),
+        "gpus": NumberBox(gpus, lang, text["gpus"], "gpus"),
+        "days": NumberBox(days, lang, text["days"], "days", 2, trim=True),
+        "price": NumberBox(price, lang, text["price"], ERROR_NAMES["price"], 2),
+        "budget": NumberBox(i.budget_eur, lang, text["budget"], "budget", 2, trim=True),
     }
-    for field in (run, *fields.values()):
-        field.style.description_width = "initial"
     result = widgets.HTML()
 
     def update(_=None):
@@ -68,13 +68,14 @@ def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt
 
     def choose(change):
         for name, value in zip(("gpus", "days", "price"), presets[change["new"]]):
-            fields[name].value = value
+            fields[name].set(value)
+        update()
 
     run.observe(choose, names="value")
     for field in fields.values():
-        field.observe(update, names="value")
+        field.observe(update)
     update()
-    return widgets.VBox([run, *fields.values(), result])
+    return form([(text["preset"], run)] + [(text[name], field.widget) for name, field in fields.items()], result)
 
 
 # The sliders' ranges: wide enough for every run in the book, and a cost below a billion dollars.

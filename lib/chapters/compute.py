@@ -19,9 +19,10 @@ class BadInput(ValueError):
     a key of the "errors" table in lib/data/words), so a calculator can say it in the reader's
     language. str() is the English message for developers."""
 
-    def __init__(self, name: str, problem: str, message: str, limits: tuple[float, float] | None = None):
+    def __init__(self, name: str, problem: str, message: str, limits: tuple[float, float] | None = None,
+                 example: str | None = None):
         super().__init__(message)
-        self.name, self.problem, self.limits = name, problem, limits
+        self.name, self.problem, self.limits, self.example = name, problem, limits, example
 
 
 def _number(name: str, x, *, allow_zero: bool = False) -> float:

@@ -13,5 +13,6 @@ def error(exc: Exception, lang: str) -> str:
     problem, name = getattr(exc, "problem", None), getattr(exc, "name", None)
     if problem in table and name:
         low, high = (number(v, lang, 2 if v != int(v) else 0) for v in getattr(exc, "limits", None) or (0, 0))
-        return table[problem].format(name=table["names"].get(name, name), low=low, high=high)
+        return table[problem].format(name=table["names"].get(name, name), low=low, high=high,
+                                     example=getattr(exc, "example", None) or "")
     return table["invalid"]

@@ -4,8 +4,11 @@ The renderer ("offline") emits a fixed element id (a hash of the spec) and a sta
 SVG drawn by vl-convert, then asks the vendored Vega-Embed (book/_static/vega-bundle.js)
 to replace it with the live chart. On the static site the chart is interactive and
 nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
-that a Jupyter server started (JupyterLab on Binder), where the site's Vega bundle is absent, the
-charts use Altair's own renderer instead, live too (renderer_name).
+that a Jupyter server started (JupyterLab, Binder), where the site's bundle is absent, the same
+output comes with lib.site.lab's loader after it ("jupyter", renderer_name), which fetches the same
+bundle from the Jupyter server and runs the chart's script again; saved, the loader is left out
+(lib.site.lab.for_file), so the notebook keeps the output the book commits. Altair's own renderer,
+which loads Vega from a CDN, is never used.
 """
 
 from __future__ import annotations
@@ -20,11 +23,11 @@ import re
 import altair as alt
 import pandas as pd
 import vl_convert as vlc
-from altair.vegalite.v6.display import html_renderer
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from lib.core import fmt
 from lib.core.words import words
+from lib.site import lab
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -139,19 +142,17 @@ def react_patch(spec: dict) -> list[dict]:
 
 
 def jupyter_renderer(spec: dict, **_) -> dict:
-    """Altair's own HTML renderer, with the page's number style and the calculators' presets: for
-    JupyterLab and Notebook (on Binder), where the book's Vega bundle is not loaded and Altair
-    loads Vega itself."""
-    lang = spec.get("usermeta", {}).get("lang", "en")
-    options = {"actions": False, "formatLocale": d3_locale(lang)}
-    patch = react_patch(spec)
-    return html_renderer(spec, embed_options=options | ({"patch": patch} if patch else {}))
+    """The offline renderer's output and, after it, lib.site.lab's loader: in JupyterLab, where the
+    site's Vega bundle is absent, it fetches the same file from the Jupyter server and runs the
+    chart's own script again. On save the loader is left out (lib.site.lab.for_file)."""
+    html = offline_renderer(spec)["text/html"]
+    return {"text/html": html + lab.CHART_LOADER}
 
 
 def renderer_name(environ=os.environ) -> str:
     """ "jupyter" in a kernel a Jupyter server started (it sets JPY_SESSION_NAME to the notebook's
     path: JupyterLab, Notebook, Binder); "offline" for the book's builds and tests, whose kernels
-    nbclient starts (make book, make notebooks, nbval)."""
+    nbclient starts (make book, make notebooks, nbval). Both draw the same chart from the book's bundle."""
     return "jupyter" if environ.get("JPY_SESSION_NAME") else "offline"
 
 

@@ -17,6 +17,7 @@ from lib.core.distance import distance, furthest_first
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.phrases import article_quote
+from lib.site.claimreview import CHAPTERS, anchor
 from lib.site.markdown import table_cell
 from lib.core.words import words
 
@@ -77,6 +78,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     return [
         {
             "id": c.claim.id,
+            "article": c.claim.article,
             "verdict": c.verdict_label(lang),
             "where": _where(c, lang),
             "quote": c.claim.quote,
@@ -109,7 +111,10 @@ def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
         "|" + "---|" * len(KEYS),
     ]
     for c, row in zip(checked, rows(lang, checked)):
-        cells = dict(row, quote=article_quote(c.claim.quote, c.claim.quote_en, lang),
+        # Each id links to its claim's card on its chapter page.
+        card = f"{CHAPTERS[row['article']]}.html#{anchor(row['id'])}"
+        cells = dict(row, id=f'<a class="ledger-card" href="{card}">{row["id"]}</a>',
+                     quote=article_quote(c.claim.quote, c.claim.quote_en, lang),
                      sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
         lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in KEYS) + " |")
     lines.append("```")

@@ -39,7 +39,8 @@ def _at(rev: str, path: str) -> str | None:
 
 def _files(rev: str, folder: str, suffix: str) -> set[str]:
     listed = _git("ls-tree", "-r", "--name-only", rev, "--", folder).split()
-    here = {str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob(f"*{suffix}")}
+    # JupyterLab's checkpoints (.ipynb_checkpoints/, which `make lab` leaves beside a chapter) are no pages.
+    here = {str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob(f"*{suffix}") if ".ipynb_checkpoints" not in p.parts}
     return {p for p in listed if p.endswith(suffix)} | here
 
 

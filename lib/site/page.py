@@ -10,8 +10,8 @@ Glue keys, for a claim id such as A1-opt-cost:
   A1-opt-cost.verdict    verdict label in the page's language: {glue:text}
   A1-opt-cost.stated / .sourced / .as_stated / .<figure>   formatted figures: {glue:text}
   A1-opt-cost.raw        every figure unformatted, for nbval to compare exactly (not shown)
-And for a chapter (prefix A1) or the ledger (prefix all): <prefix>.summary, its verdicts in a
-sentence and the claims furthest from the sources first: {glue:md}.
+And A1.summary (a chapter's) and ledger.summary (both articles'): the verdicts in a sentence, then
+each claim that needs context or does not hold, the furthest from its sources first: {glue:md}.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 
 from IPython.display import Markdown
-from myst_nb import glue
+from myst_nb import glue as myst_glue
 
 from lib.chapters import compute
 from lib.core import fmt
@@ -30,13 +30,21 @@ from lib.core.inputs import Input, Inputs, load_inputs
 from lib.core import distance, sentences
 from lib.core.phrases import dates_written, shown
 from lib.core.words import words
-from lib.site import ledger
+from lib.site import lab, ledger
+from lib.site.claimreview import anchor
 from lib.site.markdown import table_cell
 
 TABLE = {
     "es": ("entrada", "valor", "fuente", "dónde", "visto el"),
     "en": ("input", "value", "source", "where", "seen on"),
 }
+
+
+def glue(name: str, value, display: bool = False) -> None:
+    """myst-nb's glue (the record the site pastes and nbval compares), also kept for the inline
+    expressions that show the prose in JupyterLab (lib.site.lab)."""
+    lab.record(name, value)
+    myst_glue(name, value, display=display)
 
 
 rule = sentences.rule  # the verdict rule, as the card's details say it
@@ -81,7 +89,7 @@ def card(checked: Checked, lang: str) -> str:
     if apart:
         lines.append(_line(w["distance"], apart))
     body = [f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
-            f":class: claim verdict-{checked.verdict}", f":name: {anchor(claim.id)}", ""]
+            f":class: claim verdict-{checked.verdict}", f":name: {claim.id}", ""]
     for line in lines:
         body += [line, ""]
     body += [f'<details class="claim-details"><summary>{w["details"]}</summary>', ""]
@@ -89,11 +97,6 @@ def card(checked: Checked, lang: str) -> str:
         body += [part, ""]
     body += ["</details>", ":::"]
     return "\n".join(body)
-
-
-def anchor(claim_id: str) -> str:
-    """The card's anchor on its chapter's page (the claim's id as Sphinx writes an id)."""
-    return claim_id.lower()
 
 
 def summary(checked: list[Checked], lang: str, whose: str) -> str:

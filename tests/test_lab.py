@@ -1,0 +1,319 @@
+"""The chapters in JupyterLab, as a reader on Binder meets them, with no network: JupyterLab and
+jupyterlab-myst from PyPI (requirements.txt), the book's Jupyter configuration (jupyter-config/,
+lib/site/lab.py), driven in Debian's headless Chromium with every request to another host aborted.
+
+In each language a chapter is opened (its prose already shows the committed numbers, verdicts and
+cards), run, and checked: glued numbers and verdicts are text, the cards are drawn, the chart is
+drawn live from the book's own Vega bundle, and the calculator's boxes write a preset rounded as
+the book prints it, in the page's number style, each label beside an unsqueezed box. Then it is
+saved, and the saved file is what `make notebooks` writes: `make test` passes on it.
+
+Besides: the translation of the prose's glue to JupyterLab's inline expressions and back, on every
+chapter, and a check that no committed notebook was saved by a Jupyter front end without the
+book's configuration (which names the notebook and says to run `make notebooks`).
+
+One Jupyter server and one JupyterLab page serve the whole module. Without Chromium the browser
+test fails in CI (CI=true) and is skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from lib.site import lab
+from lib.site.notebooks import text_notebook
+
+from .browser import chromium
+from .conftest import LANGS, ROOT, glue_records, in_ci
+
+NOTEBOOKS = sorted((ROOT / "book").glob("*/*.ipynb"))
+# The chapter opened in JupyterLab: it has claims with verdicts in its prose, cards, a chart and
+# the rental calculator's widget.
+CHAPTER = "article1.ipynb"
+SHOTS = ROOT / "_build" / "screenshots"
+# What the chapter's prose and cards show (glue keys; the values are the committed ones, which
+# nbval holds equal to what the run computes).
+NUMBER, VERDICT, CARD = "A1-lambda-h100-8x.sourced", "A1-opt-duration.verdict", "A1-opt-cost.verdict"
+# The calculator's preset whose days are not whole: LLaMA 65B's 20.800008… days, written 20,80 / 20.80.
+PRESET_DAYS = {"es": "20,80", "en": "20.80"}
+
+
+# ---------------------------------------------------------------- the translation, on every chapter
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_jupyterlab_gets_every_glue_as_an_inline_expression_with_its_committed_value(path):
+    """for_lab writes each {glue:text} and {glue:md} fence as the inline expression that shows it,
+    with the committed value as its result; for_file gives back the notebook byte for byte."""
+    nb = nbformat.read(path, as_version=4)
+    committed = nbformat.writes(nb)
+    lab.for_lab(nb)
+    records = glue_records(nbformat.reads(committed, as_version=4))
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        assert "{glue" not in cell.source, cell.source[:200]
+        shown = {e["expression"]: e["result"]["data"] for e in cell.metadata.get("user_expressions", [])}
+        for expression, key, kind in lab.expressions(cell.source):
+            assert key in records, f"{path.name}: {key} is glued nowhere"
+            assert shown[expression] == lab.bundle(records[key], kind)
+    lab.for_file(nb)
+    assert nbformat.writes(nb) == committed
+
+
+def test_a_text_value_is_shown_without_the_quotes_of_its_record():
+    """A glued string's record is its repr; the prose shows the string ({glue:text} does the same)."""
+    assert lab.bundle({lab.TEXT_RECORD: "'1.333.248 horas-GPU'"}, "text") == {"text/plain": "1.333.248 horas-GPU"}
+    assert lab.bundle({lab.TEXT_RECORD: '"what\'s"'}, "text") == {"text/plain": "what's"}
+    assert lab.bundle({lab.MARKDOWN_RECORD: ":::{admonition} x\n:::"}, "md")["text/markdown"] == ":::{admonition} x\n:::"
+
+
+def test_the_kernel_shows_what_it_glued_or_else_what_the_notebook_committed(tmp_path):
+    """`glued(key)` in a kernel: this kernel's value once a cell has glued it; before (the title
+    cell on "Run all"), the notebook's committed one; a clear KeyError for a key glued nowhere."""
+    from IPython.display import Markdown
+
+    notebook = tmp_path / CHAPTER
+    shutil.copy(ROOT / "book" / "es" / CHAPTER, notebook)
+    records = glue_records(nbformat.read(notebook, as_version=4))
+    glued = lab.Glued(notebook)
+    lab.GLUED.pop(NUMBER, None)
+    assert repr(glued(NUMBER)) == lab.bundle(records[NUMBER], "text")["text/plain"]
+    lab.record(NUMBER, "2,99 dólares")
+    lab.record("X.box", Markdown("**x**"))
+    try:
+        assert repr(glued(NUMBER)) == "2,99 dólares"
+        assert glued.md("X.box")._repr_mimebundle_()["text/markdown"] == "**x**"
+    finally:
+        lab.GLUED.pop(NUMBER), lab.GLUED.pop("X.box")
+    with pytest.raises(KeyError, match="glued nowhere"):
+        glued("no.such.key")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_notebook_was_saved_by_a_jupyter_front_end(path):
+    """A notebook saved from Jupyter without the book's configuration carries what only a front end
+    writes (its kernelspec, widget state, inline expressions): one line names it and the fix."""
+    found = lab.saved_from_jupyter(nbformat.read(path, as_version=4))
+    assert not found, (f"{path.relative_to(ROOT)} was saved from Jupyter ({'; '.join(found[:3])}): "
+                       "run `make notebooks`")
+
+
+# ---------------------------------------------------------------- JupyterLab in Chromium, offline
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A Jupyter server (JupyterLab, the book's configuration as requirements.txt installs it) on
+    127.0.0.1, its root a copy of the chapter in both languages; no token, no news, no autosave."""
+    home = tmp_path_factory.mktemp("jupyterlab")
+    root = home / "root"
+    # The executed notebook, its text (which Jupytext pairs with it: pyproject.toml), in that order:
+    # the text is not older than the notebook, as in a checkout.
+    root.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    for lang in LANGS:
+        for path in (Path("book") / lang / CHAPTER, text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)):
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / path, root / path)
+    settings = home / "settings" / "@jupyterlab"
+    for plugin, values in {"apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+                           "docmanager-extension/plugin": {"autosave": False}}.items():
+        (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
+        (settings / f"{plugin}.jupyterlab-settings").write_text(json.dumps(values))
+    env = os.environ | {"JUPYTERLAB_SETTINGS_DIR": str(home / "settings"), "JUPYTERLAB_WORKSPACES_DIR": str(home / "ws"),
+                        "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_RUNTIME_DIR": str(home / "runtime")}
+    port = _free_port()
+    log = open(home / "server.log", "w+", encoding="utf8")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", f"--port={port}", "--ip=127.0.0.1",
+         f"--ServerApp.root_dir={root}", "--IdentityProvider.token=", "--ServerApp.password=",
+         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None"],
+        stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            with contextlib.suppress(OSError):
+                urllib.request.urlopen(f"{base}/api/status", timeout=1).close()
+                break
+            assert process.poll() is None, "the Jupyter server stopped:\n" + (home / "server.log").read_text()[-3000:]
+            time.sleep(0.1)
+        yield {"base": base, "root": root, "log": log}
+    finally:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=10)
+        if process.poll() is None:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(server):
+    """One JupyterLab page for the module, every request to another host aborted and recorded."""
+    with contextlib.ExitStack() as stack:
+        try:
+            browser = stack.enter_context(chromium())
+        except FileNotFoundError as missing:
+            if in_ci():
+                pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
+            pytest.skip(str(missing))
+        context = browser.new_context(viewport={"width": 1366, "height": 900}, service_workers="block")
+        stack.callback(context.close)
+        aborted: list[str] = []
+
+        def route(request_route):
+            if request_route.request.url.startswith(server["base"] + "/"):
+                request_route.continue_()
+            else:
+                aborted.append(request_route.request.url)
+                request_route.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        requests: list[str] = []
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(f"{server['base']}/lab/workspaces/book", wait_until="load")
+        page.wait_for_function("() => window.jupyterapp", timeout=120_000)
+        page.evaluate("() => window.jupyterapp.started")
+        yield {"page": page, "aborted": aborted, "requests": requests, **server}
+
+
+OPEN_AND_RUN = """async path => {
+    const app = window.jupyterapp;
+    const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+    await panel.context.ready;
+    await panel.sessionContext.ready;
+    app.shell.activateById(panel.id);
+    return panel.id;
+}"""
+
+RUN_ALL = """async () => {
+    const app = window.jupyterapp;
+    await app.commands.execute('notebook:run-all-cells');
+    const panel = app.shell.currentWidget;
+    const cells = panel.content.widgets.filter(c => c.model.type === 'code');
+    return cells.map(c => c.model.executionCount);
+}"""
+
+# The rendered prose: every Markdown cell's text, and what jupyterlab-myst could not show.
+PROSE = """() => {
+    const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell')];
+    return {text: cells.map(c => c.innerText).join('\\n'),
+            cards: cells.map(c => [...c.querySelectorAll('aside, .admonition')].map(a => a.innerText)).flat(),
+            unshown: cells.map(c => [...c.querySelectorAll('code')].map(e => e.textContent)).flat()
+                          .filter(t => t.startsWith('glued')),
+            errors: document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .myst-RenderedExpressionError,'
+                                              + ' .jp-MarkdownCell [data-mime-type="application/vnd.jupyter.stderr"]').length};
+}"""
+
+
+def _prose(page, expected: list[str], cards: int, timeout: float = 60) -> dict:
+    """The rendered prose, once it shows every expected text and `cards` cards (jupyterlab-myst
+    draws each cell again as its expressions' results arrive)."""
+    deadline = time.time() + timeout
+    while True:
+        prose = page.evaluate(PROSE)
+        if (all(text in prose["text"] for text in expected) and len(prose["cards"]) == cards
+                and not prose["unshown"]) or time.time() > deadline:
+            return prose
+        time.sleep(0.2)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_boxes(jupyterlab, lang):
+    page, path = jupyterlab["page"], f"book/{lang}/{CHAPTER}"
+    committed_path = jupyterlab["root"] / path
+    committed = committed_path.read_text(encoding="utf8")
+    records = glue_records(nbformat.reads(committed, as_version=4))
+    value = {key: lab.bundle(records[key], "text")["text/plain"] for key in (NUMBER, VERDICT, CARD)}
+    cards = sum(1 for key in records if key.endswith(".box"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    # Opened: the committed numbers, verdicts and cards show before anything runs.
+    page.evaluate(OPEN_AND_RUN, path)
+    prose = _prose(page, [value[NUMBER], value[VERDICT]], cards)
+    page.screenshot(path=SHOTS / f"lab-{lang}-opened.png")
+    assert value[NUMBER] in prose["text"] and value[VERDICT] in prose["text"], prose["text"][:1500]
+    assert "{glue" not in prose["text"] and "{eval}" not in prose["text"] and not prose["unshown"], prose["unshown"][:5]
+    assert len(prose["cards"]) == cards
+
+    # Run: every code cell runs, the prose shows what the kernel glued (the same values: nbval holds
+    # the committed ones equal to a run's), every card is drawn and names its verdict.
+    counts = page.evaluate(RUN_ALL)
+    assert all(counts), f"cells left unrun: {counts}"
+    prose = _prose(page, [value[NUMBER], value[VERDICT], f"{value[CARD]} · A1-opt-cost"], cards)
+    assert value[NUMBER] in prose["text"] and value[VERDICT] in prose["text"]
+    assert not prose["unshown"] and not prose["errors"], (prose["unshown"][:5], prose["errors"])
+    assert any(card.startswith(f"{value[CARD]} · A1-opt-cost") for card in prose["cards"]), prose["cards"][:3]
+    assert len(prose["cards"]) == cards
+
+    # The chart: drawn live (Vega-Embed's slider) from the book's bundle, served by this server.
+    chart = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .vega-chart.vega-embed").first
+    chart.wait_for(timeout=30_000)
+    assert chart.locator("svg").count() and chart.locator(".vega-bind input[type=range]").count()
+    assert any(url.endswith(lab.BUNDLE_URL) for url in jupyterlab["requests"])
+    readout = chart.locator(".vega-bind input[type=range] ~ span").first
+    assert not readout.is_visible(), "the slider's raw readout shows beside the chart's own"
+    chart.scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS / f"lab-{lang}-chart.png")
+
+    # The calculator's boxes: a preset's 20.800008… days written as the book does, in the page's
+    # style; every label in full beside a box of its own width.
+    form = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .widget-gridbox").first
+    form.wait_for(timeout=30_000)
+    form.locator("select").first.select_option(index=1)  # LLaMA 65B, the second preset
+    days = form.locator("input[type=text]").nth(1)
+    page.wait_for_function("([el, text]) => el.value === text", arg=[days.element_handle(), PRESET_DAYS[lang]],
+                           timeout=10_000)
+    sizes = form.evaluate("""f => ({labels: [...f.querySelectorAll('.widget-label-basic, .widget-label')]
+                                        .map(l => l.scrollWidth - l.clientWidth),
+                                    boxes: [...f.querySelectorAll('input[type=text]')].map(b => b.getBoundingClientRect().width)})""")
+    assert max(sizes["labels"]) <= 0 and min(sizes["boxes"]) >= 80, sizes
+    texts = form.evaluate("f => [...f.querySelectorAll('input[type=text]')].map(b => b.value)")
+    assert not any("." in t and lang == "es" for t in texts[1:]), texts  # days, price, budget: decimal commas
+    form.scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS / f"lab-{lang}-calculator.png")
+
+    # Saved: the file is what `make notebooks` writes (prose, outputs, metadata): make test passes on it.
+    before = committed_path.stat().st_mtime_ns
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    deadline = time.time() + 20
+    while committed_path.stat().st_mtime_ns == before and time.time() < deadline:
+        time.sleep(0.1)
+    assert committed_path.stat().st_mtime_ns != before, "JupyterLab did not save the notebook"
+    saved = nbformat.reads(committed_path.read_text(encoding="utf8"), as_version=4)
+    assert lab.saved_from_jupyter(saved) == []
+    assert nbformat.writes(saved) == nbformat.writes(nbformat.reads(committed, as_version=4)), \
+        "the notebook saved from JupyterLab differs from the committed one"
+    # Jupytext wrote the chapter's text beside it: the prose as the book writes it, unchanged.
+    text = text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)
+    assert (jupyterlab["root"] / text).read_text(encoding="utf8") == (ROOT / text).read_text(encoding="utf8")
+    # Its kernel is shut down: the next language's runs alone (two cores).
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('application:close');"
+                  " await window.jupyterapp.serviceManager.sessions.shutdownAll(); }")
+
+    assert not jupyterlab["aborted"], f"requests to other hosts: {jupyterlab['aborted'][:5]}"
+
+
+def test_jupyterlab_is_the_one_requirements_pins():
+    """JupyterLab, jupyterlab-myst and the book's configuration come from requirements.txt (Binder
+    installs them from there), and the server loads the book's extension."""
+    pins = (ROOT / "requirements.txt").read_text(encoding="utf8")
+    assert "jupyterlab==" in pins and "jupyterlab-myst==" in pins and "./jupyter-config" in pins
