@@ -91,9 +91,3 @@ def article_quote(quote_es: str, quote_en: str, lang: str) -> str:
 def capital(text: str) -> str:
     """The text with a capital first letter ("alcance" -> "Alcance")."""
     return text[:1].upper() + text[1:]
-
-
-def sentence(text: str) -> str:
-    """A phrase as a sentence of its own: a capital first letter and a full stop."""
-    text = capital(text.strip())
-    return text if not text or text.endswith((".", "?", "!", ">")) else text + "."
