@@ -161,12 +161,12 @@ def test_ledger_filters_by_verdict(tab, base, lang):
 def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):
     page = _open(tab, base, "en/ledger.html")
     buttons = page.locator("table.ledger thead th button")
-    assert buttons.count() == 8
-    # Reach the "Recomputed" header's button with the keyboard alone.
+    assert buttons.count() == 9
+    # Reach the "The sources give" header's button with the keyboard alone.
     page.locator("select.ledger-filter").focus()
-    for _ in range(8):
+    for _ in range(9):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.textContent.trim()") == "Recomputed":
+        if page.evaluate("document.activeElement.textContent.trim()") == "The sources give":
             break
     assert page.evaluate("document.activeElement.tagName") == "BUTTON", "the sort buttons are not reachable by Tab"
     page.keyboard.press("Enter")
@@ -192,8 +192,22 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
                         " return [c.scrollWidth, c.clientWidth]; })()")
     assert box[0] <= box[1], f"the ledger scrolls sideways on a phone: {box}"
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
-    assert labels[4:6] == ["Dice el artículo", "Recalculado"]
+    assert labels[4:7] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_opens_its_details_by_keyboard(tab, base, lang):
+    """A card shows its lines; its details (a native <details>: no script) open from the keyboard."""
+    page = _open(tab, base, f"{lang}/article1.html")
+    card = page.locator("#a1-opt-cost")
+    details = card.locator("details.claim-details")
+    assert details.evaluate("d => d.open") is False
+    assert not card.locator("details.claim-details > p").first.is_visible()
+    card.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert details.evaluate("d => d.open") is True
+    assert card.locator("details.claim-details > p").first.is_visible()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -208,6 +222,9 @@ def test_the_ledger_and_cards_print_whole(tab, base, lang):
                              || e.scrollWidth > e.clientWidth + 1).length)()""")
             shown = tab.page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
             assert wider == 0 and shown == "none", f"{lang}/{name} printed: {wider} boxes past the paper, sidebar {shown}"
+            # A card prints with its details (the rule, the context, the sources), closed on screen.
+            hidden = tab.page.evaluate("[...document.querySelectorAll('.claim-details > p')].filter(p => !p.checkVisibility()).length")
+            assert hidden == 0, f"{lang}/{name} printed: {hidden} paragraphs of the cards' details left out"
             tab.page.emulate_media(media="screen")
     finally:
         tab.page.emulate_media(media="screen")

@@ -56,9 +56,12 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     scripts = context.get("script_files", [])
     scripts[:] = [a for a in scripts if getattr(a, "attributes", {}).get("type") != "application/vnd.jupyter.widget-state+json"]
     if pagename != "search":
-        # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results.
+        # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results,
+        # and so do the Spanish strings of its scripts (translations.js, 4 KB: "Hide Search Matches"
+        # and the search page's messages; doctools.js writes its own strings untranslated).
         assets = context.get("script_files", [])
-        assets[:] = [a for a in assets if "sphinx_highlight" not in str(getattr(a, "filename", a))]
+        assets[:] = [a for a in assets if not re.search(r"sphinx_highlight|translations\.js",
+                                                        str(getattr(a, "filename", a)))]
     if 'class="sd-' not in body:
         # sphinx-design's CSS and tab script (62 KB) serve only its components (cards, tabs, grids).
         # The lists are this page's own copies: Sphinx restores them after each page.
