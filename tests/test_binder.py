@@ -45,3 +45,43 @@ def test_every_chapter_page_gets_the_link_in_its_language_when_the_url_is_set():
     assert bilingual.binder_link(config, "es", "references", ".md") == ""
     empty = types.SimpleNamespace(html_theme_options={"repository_url": "", "repository_branch": "main"})
     assert bilingual.binder_link(empty, "es", "article1", ".ipynb") == ""
+
+
+def test_the_sentences_about_binder_show_only_with_the_link():
+    """`:::{only} binder` blocks follow the same switch as the link: the tag is set with a URL, not without."""
+    import importlib.util
+
+    from sphinx.util.tags import Tags
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("bilingual", ROOT / "book" / "_ext" / "bilingual.py")
+    bilingual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bilingual)
+    for url, shown in ((SAMPLE, True), ("", False)):
+        app = types.SimpleNamespace(tags=Tags())
+        config = types.SimpleNamespace(html_theme_options={"repository_url": url, "repository_branch": "main"})
+        bilingual.binder_tag(app, config)
+        assert app.tags.has("binder") is shown, url
+    assert not binder_promises_outside_the_switch(
+        "Text.\n:::{only} binder\nOn Binder, change it.\n:::\n```{code-cell} ipython3\n# Binder\n```\n")
+    assert binder_promises_outside_the_switch("On Binder you can change it.\n")  # the check can fail
+    for path in sorted((ROOT / "book" / "_text").rglob("*.md")):
+        assert not binder_promises_outside_the_switch(path.read_text(encoding="utf8")), path
+
+
+def binder_promises_outside_the_switch(text: str) -> list[str]:
+    """The prose lines of a chapter's text that name Binder outside an `:::{only} binder` block."""
+    found, code, only = [], False, False
+    for line in text.splitlines():
+        if line.startswith("```{code-cell}"):
+            code = True
+        elif code and line.startswith("```"):
+            code = False
+        elif line.startswith(":::{only} binder"):
+            only = True
+        elif only and line.startswith(":::"):
+            only = False
+        elif "Binder" in line and not code and not only:
+            found.append(line)
+    return found

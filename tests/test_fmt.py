@@ -52,6 +52,13 @@ def test_spanish_counts_thousands_of_millions_in_millions():
     assert Figure.of(540e9, "parameter", compact=True).format("es") == "540.000 millones de parámetros"
 
 
+def test_a_range_of_money_keeps_one_precision_for_both_ends():
+    """STYLE.md: a range keeps one unit and one precision for both ends."""
+    assert fmt.money_compact(1.02e6, "USD", "en", high=6.83e6) == "$1.0–6.8 million"
+    assert fmt.money_compact(1.02e6, "USD", "es", high=6.83e6) == "1,0–6,8 millones de dólares"
+    assert fmt.money_compact(9e6, "USD", "en", high=23e6) == "$9–23 million"
+
+
 def test_scientific_uses_superscripts():
     assert fmt.scientific(4.3e23, "es") == "4,30 × 10²³"
 

@@ -15,8 +15,9 @@ from .conftest import LANGS, ROOT
 # numbers are numbers: they come from the sources, glued.
 NAME = re.compile(r"(?<![\w.,])(?:[A-Za-z][\w]*-?\d[\w.]*|\d+B\b|\d+GB\b)")
 MULTIPLIER = re.compile(r"\d[\d.,]*\s?[x×]\b", re.IGNORECASE)
+# A directive's options (":heading-level: 2") are not prose either.
 ROLE = re.compile(
-    r"\{glue:\w+\}`[^`]+`|\{cite:\w+\}`[^`]+`|```\{glue:md\}[^`]*```|`[^`]+`|\{[a-z_0-9]+\}|\(\w+\.ipynb\)|\(\w+\.md\)"
+    r"(?m)^:[a-z][\w-]*:[^\n]*$|\{glue:\w+\}`[^`]+`|\{cite:\w+\}`[^`]+`|```\{glue:md\}[^`]*```|`[^`]+`|\{[a-z_0-9]+\}|\(\w+\.ipynb\)|\(\w+\.md\)"
 )
 # Words that judge a figure or compare two; they must come from a computed verdict or comparison.
 JUDGEMENTS = {
@@ -68,6 +69,7 @@ def test_no_verdict_or_comparison_is_typed_into_prose(lang, where, text):
 def test_the_checks_catch_what_they_must():
     assert stray_numbers("reduces it 3x, or 10000x") == ["3x", "10000x"]
     assert stray_numbers("Sección 2.4 del artículo") == ["2.4"]
+    assert stray_numbers(":::{rubric} Lo esencial\n:heading-level: 2\n:::\nla tabla 15") == ["15"]
     assert stray_numbers("la tabla 15 de LLaMA") == ["15"]
     assert stray_numbers("992 A100 GPUs, GPT-3, OPT-175B, PaLM 540B, {glue:text}`A1-opt.gpus`") == ["992"]
     assert re.findall(JUDGEMENTS["es"], "Todas estas cifras se sostienen", re.IGNORECASE)

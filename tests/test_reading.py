@@ -334,25 +334,14 @@ def test_titles_the_book_wrote_are_in_the_page_language(built_site, lang, name):
     assert not found, f"{lang}/{name}: titles in the other language: {found}"
 
 
-def in_the_texts(marker: str) -> bool:
-    """Whether a page's text (book/_text/<lang>/*.md, book/<lang>/*.md) holds `marker`: a part of the
-    book another change adds."""
-    return any(marker in path.read_text(encoding="utf8") for path in (ROOT / "book").rglob("*.md"))
-
-
-def assert_none(found: list[str], where: str, landed: bool) -> None:
-    """No problem found. Until the part of the book the check reads has `landed` (issue 16's findings
-    blocks, glossary and home pages, items 1 and 5, come in another change), its failure is expected:
-    the check runs all the same, and fails for real from the day that part is in the chapter texts."""
-    if found and not landed:
-        pytest.xfail(f"{where}: {found[0]} (until issue 16's items 1 and 5 are in the chapter texts)")
+def assert_none(found: list[str], where: str) -> None:
     assert not found, f"{where}: {found}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_chapter_opens_with_its_findings(built_site, lang, name):
-    assert_none(missing_findings(read(built_site, lang, name)), f"{lang}/{name}", in_the_texts(":::{div} findings"))
+    assert_none(missing_findings(read(built_site, lang, name)), f"{lang}/{name}")
 
 
 def glossary(site: Path, lang: str) -> dict[str, str]:
@@ -362,22 +351,20 @@ def glossary(site: Path, lang: str) -> dict[str, str]:
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_book_has_a_glossary(built_site, lang):
     found = [] if glossary(built_site, lang) else ["no page holds a glossary (Sphinx's glossary directive)"]
-    assert_none(found, lang, in_the_texts("{glossary}"))
+    assert_none(found, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_glossary_term_is_linked_at_its_first_use(built_site, lang, name):
     found = unlinked_terms(read(built_site, lang, name), glossary(built_site, lang))
-    assert_none(found, f"{lang}/{name}", in_the_texts("{glossary}"))
+    assert_none(found, f"{lang}/{name}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_home_page_links_every_chapter_and_shows_a_chart(built_site, lang):
     titles = {name: title_of(read(built_site, lang, name)) for name in CHAPTERS}
-    # The home page becomes a text notebook with its computed answer and chart (issue 16, item 1).
-    landed = (ROOT / "book" / "_text" / lang / f"{HOME}.md").exists()
-    assert_none(home_misses(read(built_site, lang, HOME), titles), f"{lang}/{HOME}", landed)
+    assert_none(home_misses(read(built_site, lang, HOME), titles), f"{lang}/{HOME}")
 
 
 # ---------------------------------------------------------------- each check fails on a planted page

@@ -360,3 +360,49 @@ def test_every_ledger_row_links_to_its_card(built_site, lang):
         assert fragment in ids, f"{lang}/ledger: {claim_id} links to {href}, which is no card"
         card = soup(built_site / lang / page).find(id=fragment)
         assert claim_id in card.get_text(" "), f"{href} is not {claim_id}'s card"
+
+
+def _assets():
+    import importlib.util
+
+    from .conftest import ROOT
+
+    spec = importlib.util.spec_from_file_location("assets", ROOT / "book" / "_ext" / "assets.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CSS = """html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="light"] .highlight .n { color: #080808 } /* Name */
+html[data-theme="light"] .highlight .o { color: #00622F } /* Operator */
+html[data-theme="light"] .highlight .k { color: #6730C5 } /* Keyword */
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 } /* Name */
+html[data-theme="dark"] .highlight .o { color: #ABE338 } /* Operator */
+html[data-theme="dark"] .highlight .k { color: #DCC6E0 } /* Keyword */
+"""
+
+
+def test_code_tokens_coloured_as_their_block_are_plain_text_and_unused_rules_go():
+    """A token whose colour is its code block's own, in every mode, loses its <span>; a coloured one
+    keeps it; the stylesheet keeps the rules of the classes the pages still use (and the block's own)."""
+    assets = _assets()
+    assert assets.plain_token_classes(CSS) == {"n"}
+    code = '<div class="highlight"><pre><span class="n">x</span> <span class="o">=</span> <span class="n">y</span></pre></div>'
+    page, used = assets.unwrap_plain_tokens(f"<p><span class=\"n\">prose</span></p>{code}", {"n"})
+    assert page == '<p><span class="n">prose</span></p><div class="highlight"><pre>x <span class="o">=</span> y</pre></div>'
+    assert used == {"o"}
+    css = assets.keep_token_rules(CSS, used)
+    assert ".highlight .o" in css and ".highlight .k" not in css and ".highlight .n" not in css
+    assert css.count(".highlight {") == 2
+
+
+def test_the_built_pages_keep_their_code_colours(built_site):
+    """Every token class a built page's code uses has its rule in the trimmed stylesheet."""
+    for lang in LANGS:
+        css = (built_site / lang / "_static" / "pygments.css").read_text(encoding="utf8")
+        for page in pages(built_site, lang):
+            for code in re.findall(r'<div class="highlight"><pre>(.*?)</pre>', page.read_text(encoding="utf8"), re.S):
+                for name in set(re.findall(r'<span class="([\w-]+)">', code)):
+                    assert f".highlight .{name} " in css, f"{lang}/{page.name}: .{name} has no rule"

@@ -144,7 +144,68 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
 
 
+
+# Pygments writes every token of a code cell in a <span> with its token's class, and the theme's
+# pygments.css colours ~70 classes in each colour mode. The tokens whose colour is the code block's
+# own, in every mode (names, punctuation and spaces in the book's styles), look the same without
+# their <span>: they are written as plain text (a third of a chapter's code markup), and the
+# stylesheet keeps the rules of the classes the pages use.
+TOKEN_RULE = re.compile(r'html\[data-theme="(\w+)"\] \.highlight \.([\w-]+) \{([^}]*)\}[^\n]*\n?')
+BASE_RULE = re.compile(r'html\[data-theme="(\w+)"\] \.highlight \{[^}]*?color: (#[0-9A-Fa-f]+)')
+HIGHLIGHT = re.compile(r'(<div class="highlight"><pre>)(.*?)(</pre>)', re.S)
+
+
+def plain_token_classes(css: str) -> set[str]:
+    """The token classes whose only style is the code block's own colour, in every colour mode."""
+    base = dict(BASE_RULE.findall(css))
+    styles: dict[str, dict[str, str]] = {}
+    for mode, name, body in TOKEN_RULE.findall(css):
+        styles.setdefault(name, {})[mode] = body.strip().rstrip(";").strip()
+    return {name for name, by_mode in styles.items()
+            if base and set(by_mode) == set(base) and all(by_mode[m] == f"color: {base[m]}" for m in base)}
+
+
+def unwrap_plain_tokens(page: str, plain: set[str]) -> tuple[str, set[str]]:
+    """The page with the plain tokens' spans removed from its code blocks, and the token classes left."""
+    if not plain:
+        return page, set()
+    span = re.compile(r'<span class="(' + "|".join(map(re.escape, sorted(plain))) + r')">([^<]*)</span>')
+    used: set[str] = set()
+
+    def block(match: re.Match) -> str:
+        code = span.sub(r"\2", match.group(2))
+        used.update(re.findall(r'<span class="([\w-]+)">', code))
+        return match.group(1) + code + match.group(3)
+
+    return HIGHLIGHT.sub(block, page), used
+
+
+def keep_token_rules(css: str, used: set[str]) -> str:
+    """pygments.css with the rules of token classes no page uses left out (the others kept whole)."""
+    return TOKEN_RULE.sub(lambda m: m.group(0) if m.group(2) in used else "", css)
+
+
+def lighten_code(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    pygments = out / "_static" / "pygments.css"
+    if not pygments.exists():
+        return
+    css = pygments.read_text(encoding="utf8")
+    plain, used = plain_token_classes(css), set()
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf8")
+        lighter, classes = unwrap_plain_tokens(text, plain)
+        used |= classes
+        if lighter != text:
+            page.write_text(lighter, encoding="utf8")
+    pygments.write_text(keep_token_rules(css, used), encoding="utf8")
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)
+    # After pydata-sphinx-theme writes its light and dark pygments.css (at build-finished too).
+    app.connect("build-finished", lighten_code, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

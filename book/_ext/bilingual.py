@@ -34,7 +34,7 @@ from sphinx.config import Config
 from sphinx.errors import ConfigError
 
 from lib.core import fmt
-from lib.site.binder import launch_url
+from lib.site.binder import TAG as BINDER_TAG, available as binder_available, launch_url
 from lib.core.phrases import dates_written
 from lib.core.words import LANGS, words as book_words
 
@@ -249,6 +249,16 @@ def description(doctree, fallback: str) -> str:
     return fallback
 
 
+def binder_tag(app: Sphinx, config: Config) -> None:
+    """The `binder` tag (`:::{only} binder` in a chapter) while the pages link to Binder: the sentences
+    that send a reader to Binder show only where the link does."""
+    options = config.html_theme_options or {}
+    if binder_available(options.get("repository_url", ""), options.get("repository_branch", "main")):
+        app.tags.add(BINDER_TAG)
+    elif app.tags.has(BINDER_TAG):
+        app.tags.remove(BINDER_TAG)
+
+
 def binder_link(config: Config, lang: str, pagename: str, suffix: str | None) -> str:
     """The link that opens this chapter on Binder, in the page's language; "" for a page that is
     not a notebook or while the repository's URL is not set (_config.yml, repository.url)."""
@@ -302,6 +312,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
 def setup(app: Sphinx) -> dict:
     app.add_config_value("book_site_url", "", "html", types=[str])
     app.connect("config-inited", on_config_inited, priority=100)
+    app.connect("config-inited", binder_tag, priority=101)
     app.connect("builder-inited", on_builder_inited)
     app.connect("builder-inited", on_bibdata_ready, priority=900)  # after sphinxcontrib-bibtex reads the .bib files
     app.connect("html-page-context", on_page_context)

@@ -11,6 +11,7 @@ plus the chapter's own (lib/data/inputs/costs.toml).
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from lib.chapters import compute
 from lib.chapters.compute import _number
@@ -116,28 +117,48 @@ def palm_reported_hours(i) -> float:
     return compute.gpu_hours(i.palm_chips_main, i.palm_hours_main) + compute.gpu_hours(i.palm_chips_second, i.palm_hours_second)
 
 
+class RunFlops(NamedTuple):
+    """What a run's FLOPs and utilisation are computed from: its parameters and tokens, the FLOPs its
+    authors report (and whether they count the model's FLOPs, as PaLM's and GPT-3's papers do), the
+    hours it is known by (in `unit`), and its chip's dense bf16 peak."""
+    params: float
+    tokens: float
+    reported: float | None
+    reported_is_model: bool
+    hours: float | None
+    unit: str
+    peak: float | None
+
+
+def flops_inputs(i) -> dict[str, RunFlops]:
+    """Each run's operands for flops_rows (the chapter's code cell prints the same sums from them)."""
+    return {
+        "opt": RunFlops(i.opt_params, i.opt_tokens, i.opt_total_flops, False, i.opt_llama_table_gpu_hours, "GPU-hour",
+                        i.a100_bf16_peak),
+        "llama": RunFlops(i.llama_65b_params, i.llama_tokens, None, False, i.llama_65b_gpu_hours, "GPU-hour",
+                          i.a100_bf16_peak),
+        "palm": RunFlops(i.palm_params, i.palm_tokens, i.palm_flops, True, palm_reported_hours(i), "chip-hour",
+                         i.tpu_v4_peak),
+        "gpt3": RunFlops(i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, True, None, "GPU-hour", None),
+        # MosaicML published neither FLOPs nor hours; its size and tokens are known from summaries.
+        "mosaic": RunFlops(i.mosaic_params, i.mosaic_tokens, None, False, None, "GPU-hour", None),
+    }
+
+
 def flops_rows(i) -> dict[str, dict]:
     """Per run: 6ND, the FLOPs the authors report (LLaMA reports none), the hours the run is
     known by, and the model FLOPs utilisation those hours imply on the chip's dense bf16 peak:
     model FLOPs (6ND, or the report where it counts the model's FLOPs, as PaLM's and GPT-3's do)
     over hours. OPT's logbook counts the hardware's FLOPs (opt_flops_accounting), so OPT's
     utilisation is from 6ND; its hours are the LLaMA paper's assumption, not OPT's authors'."""
-    runs = {
-        "opt": (i.opt_params, i.opt_tokens, i.opt_total_flops, False, i.opt_llama_table_gpu_hours, i.a100_bf16_peak),
-        "llama": (i.llama_65b_params, i.llama_tokens, None, False, i.llama_65b_gpu_hours, i.a100_bf16_peak),
-        "palm": (i.palm_params, i.palm_tokens, i.palm_flops, True, palm_reported_hours(i), i.tpu_v4_peak),
-        "gpt3": (i.gpt3_params, i.gpt3_tokens, i.gpt3_flops, True, None, None),
-        # MosaicML published neither FLOPs nor hours; its size and tokens are known from summaries.
-        "mosaic": (i.mosaic_params, i.mosaic_tokens, None, False, None, None),
-    }
     rows = {}
-    for run, (n, d, reported, reported_is_model, hours, peak) in runs.items():
-        six_nd = compute.training_flops(n, d, i.flops_per_param_token)
-        model_flops = reported if reported_is_model else six_nd
+    for run, r in flops_inputs(i).items():
+        six_nd = compute.training_flops(r.params, r.tokens, i.flops_per_param_token)
+        model_flops = r.reported if r.reported_is_model else six_nd
         rows[run] = {
-            "six_nd": six_nd, "reported": reported, "hours": hours,
-            "ratio": None if reported is None else reported / six_nd,
-            "utilisation": None if hours is None else implied_utilisation(model_flops, hours, peak),
+            "six_nd": six_nd, "reported": r.reported, "hours": r.hours,
+            "ratio": None if r.reported is None else r.reported / six_nd,
+            "utilisation": None if r.hours is None else implied_utilisation(model_flops, r.hours, r.peak),
         }
     return rows
 

@@ -191,7 +191,9 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     if scale < 1e3:
         text = money(low, currency, lang)
         return text if same else f"{text}{DASH}{money(high, currency, lang)}"
-    ends = [_short(v / scale, lang, decimals) for v in (low, high)]
+    # A range keeps one precision for both ends (STYLE.md): 1,0–6,8, not 1–6,8; 9–23 when both are whole.
+    whole = all(round(v / scale, decimals) == int(round(v / scale, decimals)) for v in (low, high))
+    ends = [number(round(v / scale, decimals), lang, 0 if whole else decimals) for v in (low, high)]
     # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
     word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
     body = ends[0] if same else f"{ends[0]}{DASH}{ends[1]}"

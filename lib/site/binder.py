@@ -27,3 +27,13 @@ def launch_url(repo_url: str, branch: str, notebook: str, hub: str = DEFAULT_HUB
     else:
         spec = f"git/{quote(repo_url, safe='')}/{branch}"
     return f"{hub.rstrip('/')}/v2/{spec}?urlpath={quote('lab/tree/' + notebook.lstrip('/'))}"
+
+
+# The Sphinx tag the pages' sentences about Binder are wrapped in (`:::{only} binder`): set by the
+# same switch as the link (book/_ext/bilingual.py), so no page promises Binder without its link.
+TAG = "binder"
+
+
+def available(repo_url: str, branch: str) -> bool:
+    """Whether the pages link to Binder: the repository's URL is set (and valid)."""
+    return launch_url(repo_url, branch or "main", "index.ipynb") is not None

@@ -22,6 +22,7 @@ from IPython.display import Markdown
 from myst_nb import glue as myst_glue
 
 from lib.chapters import compute
+from lib.chapters.costs import cpi_last_year
 from lib.core import fmt
 from lib.core.claims import APPROXIMATE_FACTOR, POLICY, Checked, verdict_label
 from lib.chapters.verdicts import check_all
@@ -196,6 +197,7 @@ def glue_method(lang: str) -> None:
     glue("method.hours_per_month", fmt.number(compute.HOURS_PER_MONTH, lang), display=False)
     glue("method.seconds_per_hour", fmt.number(compute.SECONDS_PER_HOUR, lang), display=False)
     glue("method.ecb_last", fmt.date(compute.last_ecb_date(), lang), display=False)
+    glue("method.cpi_year", str(cpi_last_year()), display=False)
     glue("method.policy", Markdown(policy_table(lang)), display=False)
     glue("method.approximate_factor", fmt.number(APPROXIMATE_FACTOR, lang), display=False)
     glue("method.times_from", fmt.number(distance.TIMES, lang, 1), display=False)

@@ -1,0 +1,150 @@
+"""What each page says first: the home page's answer and each chapter's key findings, every number and
+judgement glued from lib (lib/site/findings.py), each figure by one path."""
+
+import dataclasses
+import re
+
+import nbformat
+import pytest
+import yaml
+
+from lib.chapters.verdicts import check_all, distance, farthest
+from lib.core.figure import Figure
+from lib.site import findings
+from lib.site.notebooks import read_text
+
+from .conftest import LANGS, ROOT, glue_records
+
+CHAPTERS = ("article1", "article2", "costs", "budget")
+HEADING = {"es": "Lo esencial", "en": "Key findings"}
+
+
+def records(lang: str) -> dict[str, dict[str, str]]:
+    """Each notebook's glued values as the page shows them (text/plain), by notebook name."""
+    out = {}
+    for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
+        out[path.stem] = {key: data.get("text/plain", "") for key, data in glue_records(nbformat.read(path, 4)).items()}
+    return out
+
+
+def mismatched_paths(pages: dict[str, dict[str, str]]) -> list[str]:
+    """find.<key> values that read otherwise than the chapter's own <key>, or than the same find.<key>
+    on another page: a figure that took two paths."""
+    own = {key: (name, value) for name, glued in pages.items() for key, value in glued.items()
+           if not key.startswith("find.")}
+    seen: dict[str, tuple[str, str]] = {}
+    out = []
+    for name, glued in pages.items():
+        for key, value in glued.items():
+            if not key.startswith("find.") or key == "find.raw":
+                continue
+            source = key.removeprefix("find.")
+            if source in own and own[source][1] != value:
+                out.append(f"{name}: {key} = {value}, but {own[source][0]} glues {source} = {own[source][1]}")
+            if key in seen and seen[key][1] != value:
+                out.append(f"{name}: {key} = {value}, but {seen[key][0]} glues {value!r} → {seen[key][1]!r}")
+            seen.setdefault(key, (name, value))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_figure_of_the_findings_takes_one_path(lang):
+    """The home page's find.B.budget.hours is the budget chapter's B.budget.hours, the span of a run's
+    prices reads the same on the home page and in the costs chapter: one function, one figure."""
+    pages = records(lang)
+    assert any(k.startswith("find.B.") for k in pages["index"]), "the home page quotes no chapter's figure"
+    assert not mismatched_paths(pages)
+
+
+def test_the_one_path_check_can_fail():
+    pages = {"budget": {"B.budget.hours": "52,1 horas"}, "index": {"find.B.budget.hours": "67,9 horas"},
+             "costs": {"find.span.opt": "1–6,8"}, "other": {"find.span.opt": "1–7"}}
+    assert len(mismatched_paths(pages)) == 2
+
+
+def opening(nb) -> str:
+    """A page's first cell: its title and what follows it, up to the first code cell."""
+    return nb.cells[0].source
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_each_chapter_opens_with_its_findings(name, lang):
+    """Right after its title, a findings block headed in the page's language: three to five sentences,
+    each with a glued figure, and no number typed (tests/test_prose.py checks the words)."""
+    first = opening(read_text(ROOT / "book" / lang / f"{name}.ipynb"))
+    lines = first.split("\n")
+    assert lines[0].startswith("# ") and lines[1] == "" and lines[2] == "::::{div} findings", first[:200]
+    block = first.split("::::{div} findings\n", 1)[1].split("\n::::\n", 1)[0]
+    assert block.startswith(f":::{{rubric}} {HEADING[lang]}\n:heading-level: 2\n:::\n"), block[:100]
+    items = [line for line in block.splitlines() if line.startswith("- ")]
+    assert 3 <= len(items) <= 5, items
+    assert all("{glue:text}" in item for item in items), items
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_home_page_answers_first_then_charts_then_lists_every_chapter(lang):
+    nb = read_text(ROOT / "book" / lang / "index.ipynb")
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    answer = text.split(":::{div} answer\n", 1)[1].split("\n:::\n", 1)[0]
+    assert answer.count("{glue:text}`find.") >= 20 and "##" not in text.split(":::{div} answer")[0].split("\n", 1)[1]
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert any("charts.headline_costs" in c.source and "remove-input" in c.metadata.get("tags", []) for c in code)
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
+    linked = re.findall(r"^- \[\]\((\w+)\.(?:ipynb|md)\)", text, re.M)
+    assert linked == [entry["file"] for entry in toc["chapters"]], "every chapter, by its own title, in the toc's order"
+
+
+# ---------------------------------------------------------------- how far a claim is from its sources
+
+@pytest.fixture(scope="module")
+def checked():
+    return {c.claim.id: c for c in check_all()}
+
+
+def restated(checked, stated: Figure):
+    return dataclasses.replace(checked, claim=dataclasses.replace(checked.claim, stated=stated))
+
+
+def test_distance_is_the_ratio_of_the_article_to_the_sources(checked):
+    llama = checked["A2-llama-cost"]  # $4 million against $4.2–5.2 million
+    d = distance(llama)
+    assert d.low == pytest.approx(4e6 / llama.result.sourced.high) and d.high == pytest.approx(4e6 / llama.result.sourced.low)
+    palm = distance(checked["A2-palm-cost"])  # a range against the same range, end by end
+    assert (palm.low, palm.high, palm.fold) == (1.0, 1.0, 1.0)
+    assert distance(checked["A1-dolma-license"]) is None  # a text
+    assert distance(checked["A2-mosaic"]) is None  # a bound ("less than $500,000")
+    assert distance(checked["A1-opt-year"]) is None  # a year: no ratio
+
+
+def test_the_farthest_claim_is_computed_and_moves_with_the_figures(checked):
+    assert farthest(list(checked.values())).checked.claim.id == "A1-opt-cost"
+    # The second article's LLaMA figure moved to ten times its sources: it becomes the farthest.
+    far = restated(checked["A2-llama-cost"], Figure.of(50e6, "USD"))
+    moved = [far if c.claim.id == "A2-llama-cost" else c for c in checked.values()]
+    assert farthest(moved).checked.claim.id == "A2-llama-cost"
+    assert farthest([checked["A1-dolma-tokens"]]) is None  # it holds: not "off"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_farthest_claim_reads_in_the_page_language(checked, lang):
+    words = findings.distance_words(farthest(list(checked.values())), lang)
+    assert words["subject"] == {"es": "el coste de alquiler de OPT-175B", "en": "OPT-175B's rental cost"}[lang]
+    assert words["ratio"] == {"es": "1,5–2,5 veces", "en": "1.5–2.5 times"}[lang]
+    assert words["mismatch"].startswith({"es": "; lo que no coincide: ", "en": "; what does not match: "}[lang])
+    # A claim with no subject in the words table is named by its quote, in the page's language.
+    duration = checked["A1-opt-duration"]
+    quote = duration.claim.quote if lang == "es" else duration.claim.quote_en
+    assert quote in findings.distance_words(distance(duration), lang)["subject"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_budget_s_judgements_are_computed(lang):
+    """Within the budget or beyond it, fits or does not fit: the words follow the numbers."""
+    from lib.core.inputs import load_inputs
+
+    i = load_inputs()
+    values = findings.budget_figures(i, lang)
+    assert values["budget.gpt2_reach"] != values["budget.llama7b_reach"]
+    poor = i.replace("budget_eur", value=1)  # a one-euro budget pretrains nothing
+    assert findings.budget_figures(poor, lang)["budget.gpt2_reach"] == values["budget.llama7b_reach"]
