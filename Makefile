@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
 NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
-.PHONY: book test bench serve lab notebooks diff clean
+.PHONY: book test bench serve lab notebooks diff fonts clean
 REV ?= HEAD
 
 # Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
@@ -51,6 +51,11 @@ notebooks: $(STAMP)
 ## diff: every sourced input and every glued figure and verdict that moved since REV (default HEAD)
 diff: $(STAMP)
 	$(PY) -m lib.site.moved $(REV)
+
+## fonts: make the charts' font files again (lib/data/fonts, book/_static/fonts) from the npm
+## package dejavu-fonts-ttf, for the characters the committed charts write (needs npm)
+fonts: $(STAMP)
+	$(PY) -m lib.site.fonts
 
 clean:
 	rm -rf _build

@@ -152,6 +152,26 @@ WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== und
                  ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
 
+CHART_SVG = "div.vega-chart > svg"
+SIZES_SCRIPT = "els => els.map(e => [e.getAttribute('width'), e.getAttribute('height')])"
+
+
+async def _fonts_drawn(cdp, selector: str) -> dict[str, int]:
+    """Font family -> glyphs drawn with it, over the elements `selector` finds (the fonts the
+    browser actually used, fallbacks included: CSS.getPlatformFontsForNode)."""
+    await cdp.send("DOM.enable")
+    await cdp.send("CSS.enable")
+    root = (await cdp.send("DOM.getDocument", {"depth": 0}))["root"]["nodeId"]
+    nodes = (await cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector}))["nodeIds"]
+    used: dict[str, int] = {}
+    for answer in await asyncio.gather(*(cdp.send("CSS.getPlatformFontsForNode", {"nodeId": n}) for n in nodes)):
+        for font in answer["fonts"]:
+            used[font["familyName"]] = used.get(font["familyName"], 0) + font["glyphCount"]
+    await cdp.send("CSS.disable")
+    await cdp.send("DOM.disable")
+    return used
+
+
 async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, axe_options: dict | None,
                      screenshots: Path | None) -> None:
     context = await browser.new_context(viewport=DESKTOP, service_workers="block")
@@ -188,6 +208,10 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             visit.bytes = await page.evaluate(WEIGHT_SCRIPT)
             current["visit"] = Visit(url)  # what the checks below do is not the visit's
             result = {"visit": visit, "chart": chart, "lang": await page.evaluate("document.documentElement.lang")}
+            if chart:
+                # Each live chart's size, and the fonts the browser drew its text with.
+                result["chart_sizes"] = await page.eval_on_selector_all(CHART_SVG, SIZES_SCRIPT)
+                result["chart_fonts"] = await _fonts_drawn(cdp, CHART_SVG + " text")
             if axe_options is not None:
                 result["axe"] = await page.evaluate(AXE_SCRIPT, axe_options)
                 # Then the current release from the npm registry (package.json), in place of the first.

@@ -15,6 +15,8 @@ import re
 
 import pytest
 
+from lib.site import fonts
+
 from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
 from .conftest import LANGS, crawl_results, in_ci
 
@@ -103,6 +105,20 @@ def test_a_first_visit_is_light(visits, lang, name):
     assert loads_vega == seen["chart"], f"{lang}/{name}: Vega bundle loaded {loads_vega}, chart on page {seen['chart']}"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
+    """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
+    one vl-convert measured the first paint with; so each live chart has its first paint's size."""
+    pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
+    assert pages, f"no page of {lang} has a chart"
+    for name in pages:
+        seen = visits[(lang, name)]
+        page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
+        first = [list(size) for size in re.findall(r'class="vega-chart"[^>]*><svg [^>]*?width="(\d+)" height="(\d+)"', page)]
+        assert seen["chart_sizes"] == first, f"{lang}/{name}: live charts {seen['chart_sizes']}, first paints {first}"
+        assert set(seen["chart_fonts"]) == {fonts.FAMILY}, f"{lang}/{name}: chart text drawn with {seen['chart_fonts']}"
+
+
 def test_screenshots_are_written(visits):
     for lang, name in PAGES:
         for width in (1366, 390):
@@ -145,12 +161,12 @@ def test_ledger_filters_by_verdict(tab, base, lang):
 def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):
     page = _open(tab, base, "en/ledger.html")
     buttons = page.locator("table.ledger thead th button")
-    assert buttons.count() == 8
-    # Reach the "Recomputed" header's button with the keyboard alone.
+    assert buttons.count() == 9
+    # Reach the "The sources give" header's button with the keyboard alone.
     page.locator("select.ledger-filter").focus()
-    for _ in range(8):
+    for _ in range(9):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.textContent.trim()") == "Recomputed":
+        if page.evaluate("document.activeElement.textContent.trim()") == "The sources give":
             break
     assert page.evaluate("document.activeElement.tagName") == "BUTTON", "the sort buttons are not reachable by Tab"
     page.keyboard.press("Enter")
@@ -176,8 +192,22 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
                         " return [c.scrollWidth, c.clientWidth]; })()")
     assert box[0] <= box[1], f"the ledger scrolls sideways on a phone: {box}"
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
-    assert labels[4:6] == ["Dice el artículo", "Recalculado"]
+    assert labels[4:7] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_opens_its_details_by_keyboard(tab, base, lang):
+    """A card shows its lines; its details (a native <details>: no script) open from the keyboard."""
+    page = _open(tab, base, f"{lang}/article1.html")
+    card = page.locator("#a1-opt-cost")
+    details = card.locator("details.claim-details")
+    assert details.evaluate("d => d.open") is False
+    assert not card.locator("details.claim-details > p").first.is_visible()
+    card.locator("summary").focus()
+    page.keyboard.press("Enter")
+    assert details.evaluate("d => d.open") is True
+    assert card.locator("details.claim-details > p").first.is_visible()
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -192,6 +222,9 @@ def test_the_ledger_and_cards_print_whole(tab, base, lang):
                              || e.scrollWidth > e.clientWidth + 1).length)()""")
             shown = tab.page.evaluate("getComputedStyle(document.querySelector('.bd-sidebar-primary')).display")
             assert wider == 0 and shown == "none", f"{lang}/{name} printed: {wider} boxes past the paper, sidebar {shown}"
+            # A card prints with its details (the rule, the context, the sources), closed on screen.
+            hidden = tab.page.evaluate("[...document.querySelectorAll('.claim-details > p')].filter(p => !p.checkVisibility()).length")
+            assert hidden == 0, f"{lang}/{name} printed: {hidden} paragraphs of the cards' details left out"
             tab.page.emulate_media(media="screen")
     finally:
         tab.page.emulate_media(media="screen")
@@ -244,6 +277,11 @@ def test_the_language_switch_lands_on_the_same_page(tab, base, lang):
     page.wait_for_load_state("load")
     assert re.search(rf"/{other}/method\.html$", page.url), page.url
     assert page.evaluate("document.documentElement.lang") == other
+    # From a claim's card, the switch lands on the same card in the other language.
+    page = _open(tab, base, f"{lang}/article1.html#a1-opt-cost")
+    page.click(f'.language-switch a[hreflang="{other}"]')
+    page.wait_for_load_state("load")
+    assert page.url.endswith(f"/{other}/article1.html#a1-opt-cost"), page.url
 
 
 def _contrast(foreground: str, background: str) -> float:

@@ -1,15 +1,14 @@
 """What each page says first: the home page's answer and each chapter's key findings, every number and
 judgement glued from lib (lib/site/findings.py), each figure by one path."""
 
-import dataclasses
 import re
 
 import nbformat
 import pytest
 import yaml
 
-from lib.chapters.verdicts import check_all, distance, farthest
-from lib.core.figure import Figure
+from lib.chapters.verdicts import check_all
+from lib.core.words import words
 from lib.site import findings
 from lib.site.notebooks import read_text
 
@@ -19,11 +18,21 @@ CHAPTERS = ("article1", "article2", "costs", "budget")
 HEADING = {"es": "Lo esencial", "en": "Key findings"}
 
 
+PREFIX = "application/papermill.record/"
+
+
+def value(data: dict) -> str:
+    """A glued value as the page shows it: its Markdown, or its text (a glued str, without quotes)."""
+    if PREFIX + "text/markdown" in data:
+        return data[PREFIX + "text/markdown"]
+    return data.get(PREFIX + "text/plain", "").strip("'\"")
+
+
 def records(lang: str) -> dict[str, dict[str, str]]:
-    """Each notebook's glued values as the page shows them (text/plain), by notebook name."""
+    """Each notebook's glued values as the page shows them, by notebook name."""
     out = {}
     for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
-        out[path.stem] = {key: data.get("text/plain", "") for key, data in glue_records(nbformat.read(path, 4)).items()}
+        out[path.stem] = {key: value(data) for key, data in glue_records(nbformat.read(path, 4)).items()}
     return out
 
 
@@ -52,7 +61,8 @@ def test_each_figure_of_the_findings_takes_one_path(lang):
     """The home page's find.B.budget.hours is the budget chapter's B.budget.hours, the span of a run's
     prices reads the same on the home page and in the costs chapter: one function, one figure."""
     pages = records(lang)
-    assert any(k.startswith("find.B.") for k in pages["index"]), "the home page quotes no chapter's figure"
+    quoted = [k for k in pages["index"] if k.startswith("find.B.")]
+    assert quoted and all(pages["index"][k] for k in quoted), "the home page quotes no chapter's figure"
     assert not mismatched_paths(pages)
 
 
@@ -70,15 +80,17 @@ def opening(nb) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_each_chapter_opens_with_its_findings(name, lang):
-    """Right after its title, a findings block headed in the page's language: three to five sentences,
-    each with a glued figure, and no number typed (tests/test_prose.py checks the words)."""
+    """Right after its title, a findings block headed in the page's language: three to five findings
+    (an article's chapter counts its summary of its claims, a sentence and the furthest first, as
+    two), each with a glued figure, and no number typed (tests/test_prose.py checks the words)."""
     first = opening(read_text(ROOT / "book" / lang / f"{name}.ipynb"))
     lines = first.split("\n")
     assert lines[0].startswith("# ") and lines[1] == "" and lines[2] == "::::{div} findings", first[:200]
     block = first.split("::::{div} findings\n", 1)[1].split("\n::::\n", 1)[0]
     assert block.startswith(f":::{{rubric}} {HEADING[lang]}\n:heading-level: 2\n:::\n"), block[:100]
     items = [line for line in block.splitlines() if line.startswith("- ")]
-    assert 3 <= len(items) <= 5, items
+    summaries = block.count("```{glue:md} A")
+    assert 3 <= len(items) + 2 * summaries <= 5, items
     assert all("{glue:text}" in item for item in items), items
 
 
@@ -87,7 +99,7 @@ def test_the_home_page_answers_first_then_charts_then_lists_every_chapter(lang):
     nb = read_text(ROOT / "book" / lang / "index.ipynb")
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     answer = text.split(":::{div} answer\n", 1)[1].split("\n:::\n", 1)[0]
-    assert answer.count("{glue:text}`find.") >= 20 and "##" not in text.split(":::{div} answer")[0].split("\n", 1)[1]
+    assert answer.count("{glue:text}`find.") >= 15 and "##" not in text.split(":::{div} answer")[0].split("\n", 1)[1]
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert any("charts.headline_costs" in c.source and "remove-input" in c.metadata.get("tags", []) for c in code)
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
@@ -95,47 +107,35 @@ def test_the_home_page_answers_first_then_charts_then_lists_every_chapter(lang):
     assert linked == [entry["file"] for entry in toc["chapters"]], "every chapter, by its own title, in the toc's order"
 
 
-# ---------------------------------------------------------------- how far a claim is from its sources
+# ---------------------------------------------------------------- how far the articles are
+
+def test_how_far_the_articles_are_is_the_ledger_s_own_summary():
+    """The home page's sentence of counts and its furthest claim are the ledger's: its summary begins
+    with that sentence, and its first item (the furthest from the sources) is the home page's."""
+    for lang in LANGS:
+        pages = records(lang)
+        home, ledger = pages["index"], pages["ledger"]["ledger.summary"]
+        counts, item = home["find.all.counts"], home["find.furthest.item"]
+        assert ledger.startswith(counts), (counts, ledger[:200])
+        first = next(line for line in ledger.splitlines() if line.startswith("- "))
+        assert first.endswith(f">`: {item}"), (first, item)
+
 
 @pytest.fixture(scope="module")
 def checked():
-    return {c.claim.id: c for c in check_all()}
-
-
-def restated(checked, stated: Figure):
-    return dataclasses.replace(checked, claim=dataclasses.replace(checked.claim, stated=stated))
-
-
-def test_distance_is_the_ratio_of_the_article_to_the_sources(checked):
-    llama = checked["A2-llama-cost"]  # $4 million against $4.2–5.2 million
-    d = distance(llama)
-    assert d.low == pytest.approx(4e6 / llama.result.sourced.high) and d.high == pytest.approx(4e6 / llama.result.sourced.low)
-    palm = distance(checked["A2-palm-cost"])  # a range against the same range, end by end
-    assert (palm.low, palm.high, palm.fold) == (1.0, 1.0, 1.0)
-    assert distance(checked["A1-dolma-license"]) is None  # a text
-    assert distance(checked["A2-mosaic"]) is None  # a bound ("less than $500,000")
-    assert distance(checked["A1-opt-year"]) is None  # a year: no ratio
-
-
-def test_the_farthest_claim_is_computed_and_moves_with_the_figures(checked):
-    assert farthest(list(checked.values())).checked.claim.id == "A1-opt-cost"
-    # The second article's LLaMA figure moved to ten times its sources: it becomes the farthest.
-    far = restated(checked["A2-llama-cost"], Figure.of(50e6, "USD"))
-    moved = [far if c.claim.id == "A2-llama-cost" else c for c in checked.values()]
-    assert farthest(moved).checked.claim.id == "A2-llama-cost"
-    assert farthest([checked["A1-dolma-tokens"]]) is None  # it holds: not "off"
+    return check_all()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_farthest_claim_reads_in_the_page_language(checked, lang):
-    words = findings.distance_words(farthest(list(checked.values())), lang)
-    assert words["subject"] == {"es": "el coste de alquiler de OPT-175B", "en": "OPT-175B's rental cost"}[lang]
-    assert words["ratio"] == {"es": "1,5–2,5 veces", "en": "1.5–2.5 times"}[lang]
-    assert words["mismatch"].startswith({"es": "; lo que no coincide: ", "en": "; what does not match: "}[lang])
+def test_the_furthest_claim_is_named_in_the_page_language(checked, lang, monkeypatch):
+    found = findings.furthest(checked, lang)
+    assert found["subject"] and found["article"] in words(lang)["findings"]["article"].values()
     # A claim with no subject in the words table is named by its quote, in the page's language.
-    duration = checked["A1-opt-duration"]
-    quote = duration.claim.quote if lang == "es" else duration.claim.quote_en
-    assert quote in findings.distance_words(distance(duration), lang)["subject"]
+    monkeypatch.setitem(words(lang)["findings"], "subject", {})
+    quoted = findings.furthest(checked, lang)["subject"]
+    first = findings.sentences.summary_items(checked, lang)[0][0]
+    assert (first.claim.quote if lang == "es" else first.claim.quote_en) in quoted
+    assert findings.furthest([c for c in checked if c.verdict == "holds"], lang)["item"] == "—"
 
 
 @pytest.mark.parametrize("lang", LANGS)

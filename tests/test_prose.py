@@ -41,6 +41,8 @@ def prose_pieces():
             yield lang, f"{claim.id} context_{lang}", claim.context[lang]
             if claim.reading:
                 yield lang, f"{claim.id} reading_{lang}", claim.reading[lang]
+            if claim.distance:
+                yield lang, f"{claim.id} distance {lang}", claim.distance[lang]
     for lang in LANGS:
         for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
             for i, cell in enumerate(nbformat.read(path, 4).cells):

@@ -8,6 +8,9 @@
   ~2,000 icons. The pages show about fifteen; this extension draws those with CSS masks, from the
   solid icons' SVG paths in the theme's own fontawesome.js, and leaves the rest out of the site.
 
+- myst-nb's CSS loses its 34 KB of colours for ANSI escape codes in printed output, which no page
+  has (kept if one ever does).
+
 The largest assets that remain on every page: the theme's CSS (~0.3 MB, Bootstrap and the
 theme's layout), bootstrap.js (~80 KB: dropdowns, tooltips, the sidebars on a phone).
 """
@@ -53,9 +56,12 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     scripts = context.get("script_files", [])
     scripts[:] = [a for a in scripts if getattr(a, "attributes", {}).get("type") != "application/vnd.jupyter.widget-state+json"]
     if pagename != "search":
-        # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results.
+        # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results,
+        # and so do the Spanish strings of its scripts (translations.js, 4 KB: "Hide Search Matches"
+        # and the search page's messages; doctools.js writes its own strings untranslated).
         assets = context.get("script_files", [])
-        assets[:] = [a for a in assets if "sphinx_highlight" not in str(getattr(a, "filename", a))]
+        assets[:] = [a for a in assets if not re.search(r"sphinx_highlight|translations\.js",
+                                                        str(getattr(a, "filename", a)))]
     if 'class="sd-' not in body:
         # sphinx-design's CSS and tab script (62 KB) serve only its components (cards, tabs, grids).
         # The lists are this page's own copies: Sphinx restores them after each page.
@@ -91,6 +97,13 @@ def icon_css(used: set[str], icons: dict) -> str:
     return "\n".join(rules) + "\n"
 
 
+def without_ansi_colours(css: str) -> str:
+    """myst-nb's CSS without its rules for ANSI-coloured output (`div.highlight .-Color…`) and the
+    comments that head them."""
+    comment = r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/\s*"
+    return re.sub(rf"(?:{comment})*div\.highlight \.-Color[^{{]*\{{[^}}]*\}}\s*", "", css)
+
+
 def theme_static() -> Path:
     import pydata_sphinx_theme
 
@@ -104,9 +117,21 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     static = out / "_static"
     source = theme_static()
     used = set()
+    ansi = False
     for page in out.rglob("*.html"):
-        for classes in re.findall(r'class="([^"]*\bfa[srb]?\b[^"]*|[^"]*\bfa-solid\b[^"]*)"', page.read_text(encoding="utf8")):
+        text = page.read_text(encoding="utf8")
+        for classes in re.findall(r'class="([^"]*\bfa[srb]?\b[^"]*|[^"]*\bfa-solid\b[^"]*)"', text):
             used |= {c[3:] for c in classes.split() if c.startswith("fa-")} - NOT_ICONS
+        ansi = ansi or re.search(r'class="[^"]*-Color\b', text) is not None
+    if not ansi:
+        # myst-nb's CSS is 43 KB, 34 KB of it the colours of ANSI escape codes in a cell's printed
+        # output (the "-Color" spans of its ANSI lexer, 16 and 256 colours): no page prints one.
+        # From myst-nb's own file again (the site's copy may be an earlier build's, already trimmed).
+        import myst_nb
+
+        css = (Path(myst_nb.__file__).parent / "static" / "mystnb.css").read_text(encoding="utf8")
+        for copy in static.glob("mystnb.*.css"):
+            copy.write_text(without_ansi_colours(css), encoding="utf8")
     # From the theme's own CSS (not the copy in the site, which an earlier build already trimmed):
     # the web fonts and one `content` rule per icon go; the icons the pages use come back as masks.
     text = (source / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf8")

@@ -35,6 +35,7 @@ from sphinx.errors import ConfigError
 
 from lib.core import fmt
 from lib.site.binder import TAG as BINDER_TAG, available as binder_available, launch_url
+from lib.core.phrases import dates_written
 from lib.core.words import LANGS, words as book_words
 
 
@@ -90,14 +91,23 @@ def bibliography_style(lang: str, w: dict) -> type:
     return BookStyle
 
 
-def localized(entry, lang: str, w: dict):
-    """The entry as the page's language reads it: its note, and the descriptive titles the book
-    gave sources that have none, in that language (note_<lang>, title_<lang> in the .bib, where
-    there is one), and "arXiv preprint" in that language's words."""
-    fields = dict(entry.fields)
+def localized_fields(fields, lang: str) -> dict:
+    """An entry's fields as the page's language reads them: its note, and the descriptive title the
+    book gave a source that has none, in that language (note_<lang>, title_<lang> in the .bib,
+    where there is one), every date the book wrote in them, and the day it was visited, as the
+    language writes a date (Babel)."""
+    fields = dict(fields)
     for name in ("note", "title"):
-        fields[name] = fields.get(f"{name}_{lang}", fields.get(name, ""))
-    fields = {k: v for k, v in fields.items() if v and not k.startswith(("note_", "title_"))}
+        fields[name] = dates_written(fields.get(f"{name}_{lang}", fields.get(name, "")), lang)
+    if fields.get("urldate"):
+        fields["urldate"] = dates_written(fields["urldate"], lang)
+    return {k: v for k, v in fields.items() if v and not k.startswith(("note_", "title_"))}
+
+
+def localized(entry, lang: str, w: dict):
+    """The entry as the page's language reads it (`localized_fields`), and "arXiv preprint" in
+    that language's words."""
+    fields = localized_fields(entry.fields, lang)
     if "journal" in fields:
         fields["journal"] = fields["journal"].replace("arXiv preprint", w["preprint"])
     local = Entry(entry.type, fields=fields, persons=entry.persons)
@@ -211,10 +221,16 @@ def named_by_what_they_show(page: str) -> str:
 
 def on_bibdata_ready(app: Sphinx) -> None:
     """A source with no year reads "n.d." in sphinxcontrib-bibtex's author-year citations, a word
-    of its own template: the language's own words take its place ("s. f." in Spanish)."""
-    no_date = _languages(app.config)[app.config.language]["references"]["no_date"]
+    of its own template: the language's own words take its place ("s. f." in Spanish). And the
+    title a citation names a source by is the page language's (title_<lang>)."""
+    lang = app.config.language
+    no_date = _languages(app.config)[lang]["references"]["no_date"]
     for entry in app.env.get_domain("cite").bibdata.data.entries.values():
         entry.fields.setdefault("year", no_date)
+        # A citation of a source with no author names it by its title: the book's title for it, in
+        # the page's language, with its dates as the language writes them.
+        if f"title_{lang}" in entry.fields or "title" in entry.fields:
+            entry.fields["title"] = localized_fields(entry.fields, lang)["title"]
 
 
 def description(doctree, fallback: str) -> str:
@@ -280,8 +296,9 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
+    # Each link keeps the reader's place (the page's #anchor): a card's anchor is its claim's id in both languages.
     others = " · ".join(
-        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
+        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}" onclick="this.hash = location.hash">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
         for lang, entry in languages.items()
         if lang != here
     )

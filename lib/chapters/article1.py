@@ -285,7 +285,8 @@ def opt_clip(i, c):
 
 @recomputes("A1-opt-lr")
 def opt_lr(i, c):
-    return Recomputed(Figure.says(*i.opt_divergence_remedy.split("; ")), figures={"where": source_place(i, "opt_divergence_remedy")})
+    return Recomputed(Figure.quoting("en", *i.opt_divergence_remedy.split("; ")),
+                      figures={"where": source_place(i, "opt_divergence_remedy")})
 
 
 def budget_usd(i) -> float:
@@ -354,7 +355,7 @@ def frontier_fraction(i, c):
         figures={
             "minutes": Figure.of(hours * 60, "minute", decimals=1),
             "cluster_per_hour": Figure.of(cluster_per_hour, "USD", decimals=0),
-            "gpus": Figure.of(i.opt_gpus, "GPU"),
+            "gpus": Figure.of(i.opt_gpus, "GPU", qualifier="H100"),
         },
     )
 
@@ -363,7 +364,7 @@ def frontier_fraction(i, c):
 def gptoss(i, c):
     hours = i.gptoss_120b_h100_hours
     return Recomputed(
-        Figure.says(i.gptoss_weights, i.gptoss_license_kind),
+        Figure.quoting("en", i.gptoss_weights, i.gptoss_license_kind),
         figures={
             "license": Figure.says(i.gptoss_license),
             "params": Figure.of(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
@@ -430,7 +431,7 @@ def full_ft_gpus(i, c):
     per_param = compute.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
     memory = compute.training_memory_gb(i.ft_example_params, per_param)
     return Recomputed(
-        Figure.of(i.alpaca_gpus, "GPU"),
+        Figure.of(i.alpaca_gpus, "GPU", qualifier="A100"),
         figures={
             "needed": Figure.of(compute.devices_needed(memory, i.a100_80gb_memory), "GPU"),
             "hours": Figure.of(i.alpaca_hours, "hour"),
@@ -621,6 +622,8 @@ def budget_full_ft_partial(i, c):
         "ft_seq_len": Figure.of(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
         "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "gpt2_params": Figure.of(i.llmc_124m_params, "parameter", compact=True, decimals=0),
+        # How many times over the budget pays the dearest of the fine-tunings: the claim's distance.
+        "dearest": Figure.of(min(s["share"] for s in sizes.values()), "times", decimals=1),
     }
     for model, s in sizes.items():
         figures |= {

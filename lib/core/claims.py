@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from lib.core.figure import Figure
+from lib.core.phrases import shown
 from lib.core.inputs import Inputs, bib_keys, read_tables
 from lib.core.words import WORDS, words
 
@@ -88,6 +89,9 @@ class Claim:
     exception: Mapping[str, str] | None = None  # {"value", "es", "en"}: a tolerance outside the policy, and why
     reading: Mapping[str, str] | None = None  # how vague words are read as a figure, in each language
     arithmetic: Mapping[str, float] = dataclasses.field(default_factory=dict)  # the article's own operands
+    # {"figure", "es", "en"}: for a claim in words, how far the article is from the sources, told
+    # by one of its figures (lib.core.distance)
+    distance: Mapping[str, str] | None = None
 
     @property
     def approximate(self) -> bool:
@@ -132,12 +136,13 @@ def verdict_label(verdict: str, lang: str) -> str:
 
 
 def render(template: str, figures: Mapping[str, Figure], lang: str, claim_id: str = "") -> str:
-    """Fill {name} fields of a context text with figures formatted for `lang`."""
+    """Fill {name} fields of a context text with figures formatted for `lang` (a source's words
+    in the page's language, with the original quoted)."""
     names = [field for _, field, _, _ in string.Formatter().parse(template) if field]
     missing = sorted(set(names) - set(figures))
     if missing:
         raise KeyError(f"context of {claim_id} names figures it does not compute: {', '.join(missing)}")
-    return template.format(**{name: figures[name].format(lang) for name in names})
+    return template.format(**{name: shown(figures[name], lang) for name in names})
 
 
 # ---------------------------------------------------------------- verdicts
@@ -285,6 +290,14 @@ def _exception(claim_id: str, raw) -> Mapping[str, str] | None:
     return dict(raw)
 
 
+def _distance(claim_id: str, raw) -> Mapping[str, str] | None:
+    if raw is None:
+        return None
+    if not all(raw.get(k) for k in ("figure", "es", "en")):
+        raise RegistryError(f"claim {claim_id}: a distance needs figure, es and en (the sentence that tells it)")
+    return dict(raw)
+
+
 def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
     """The registry, read and checked once per folder (a fresh dict each call: the claims are frozen)."""
     return dict(_load_claims(Path(claims_dir)))
@@ -311,6 +324,7 @@ def _load_claims(claims_dir: Path) -> dict[str, Claim]:
                 exception=_exception(claim_id, entry.get("tolerance")),
                 reading={"es": entry["reading_es"], "en": entry["reading_en"]} if "reading_es" in entry else None,
                 arithmetic={k: float(v) for k, v in entry.get("arithmetic", {}).items()},
+                distance=_distance(claim_id, entry.get("distance")),
             )
         except KeyError as exc:
             raise RegistryError(f"claim {claim_id} has no {exc.args[0]}") from None

@@ -29,6 +29,8 @@ class Figure:
     sequence: tuple[float, ...] = ()  # an ordered series of numbers ("from 1.0 to 0.3")
     low_open: bool = False  # "more than low" rather than "at least low"
     high_open: bool = False  # "less than high" rather than "at most high"
+    qualifier: str = ""  # what kind of unit: 992 GPUs of the H100 kind read "992 H100 GPUs", "992 GPU H100"
+    original: str = ""  # a text figure in a source's own words: the language they are in ("en")
 
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
@@ -61,6 +63,14 @@ class Figure:
         if not texts or not all(isinstance(t, str) and t.strip() for t in texts):
             raise ValueError(f"a text figure needs non-empty texts, got {texts!r}")
         return cls(text="; ".join(texts), items=tuple(texts), unit="text")
+
+    @classmethod
+    def quoting(cls, lang: str, *texts: str) -> "Figure":
+        """A source's own words (in `lang`), shown on each page in its language from the words
+        table (`fact`), with the original beside them as a quote marked with its language
+        (lib.core.phrases.shown)."""
+        shown_es = tuple(words("es")["fact"].get(t, t) for t in texts) if lang != "es" else ()
+        return dataclasses.replace(cls.says(*texts), items_es=shown_es, original=lang)
 
     @classmethod
     def place(cls, locator: str) -> "Figure":
@@ -124,12 +134,12 @@ class Figure:
                               for v in self.sequence)
         if math.isinf(self.high):
             word = bound["more_than"] if self.low_open else bound["at_least"]
-            return f"{word} " + dataclasses.replace(self, high=self.low, low_open=False).format(lang)
+            return f"{word} " + self._threshold(self.low).format(lang)
         if self.low == 0 and self.high_open:
-            return f"{bound['less_than']} " + dataclasses.replace(self, low=self.high, high_open=False).format(lang)
+            return f"{bound['less_than']} " + self._threshold(self.high).format(lang)
         if self.high_open:
-            low, high = (dataclasses.replace(self, low=v, high=v, high_open=False).format(lang) for v in (self.low, self.high))
-            return bound["range_open"].format(low=low, high=high)
+            low, high = (self._threshold(v).format(lang) for v in (self.low, self.high))
+            return bound["range_open"].format(low=self._without_unit(low, high, lang), high=high)
         if self.unit in CURRENCIES:
             if round(self.high) >= 1e6:  # 999.999,60 reads "1 million", as its rounding says
                 return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
@@ -141,21 +151,48 @@ class Figure:
             decimals = 2 if per != "month" else 0
             return fmt.money_range(self.low, self.high, currency, lang, decimals) + " " + fmt.per_unit(per, lang)
         if self.unit == "fraction":
-            return self._range(lambda v: fmt.percent(v, lang, self.decimals))
+            return fmt.percent_range(self.low, self.high, lang, self.decimals)
         if self.unit == "calendar-year":
             return self._range(lambda v: str(int(v)))
         if self.unit == "FLOP":
             return self._range(lambda v: fmt.scientific(v, lang)) + " " + fmt.unit_word("FLOP", lang)
-        if self.compact:
+        if self.compact and abs(self.high) < 1e6:
+            # Under a million the number is written whole, at the precision its compact form has:
+            # 1.000 and 256.000 (not "1 mil", "256 mil"), 1,000 (not "1 thousand").
+            whole = Figure(low=round(self.low, self.decimals - 3), high=round(self.high, self.decimals - 3))
+            number = whole._range(lambda v: fmt.number(v, lang))
+        elif self.compact:
             number = self._range(lambda v: fmt.compact(v, lang, self.decimals))
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
         # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.
         shown = self.high if self.compact else round(self.high, self.decimals)
         word = fmt.unit_word(self.unit, lang, shown) if self.unit else ""
+        if word and self.qualifier:
+            word = words(lang)["qualified"].format(unit=word, qualifier=self.qualifier)
         if self.compact and word and fmt.locale(lang) == "es_ES" and number.endswith(fmt.TAKES_DE):
             word = "de " + word
         return f"{number} {word}".strip()
 
     def _range(self, one) -> str:
         return one(self.low) if self.low == self.high else f"{one(self.low)}{fmt.DASH}{one(self.high)}"
+
+    def _threshold(self, value: float) -> "Figure":
+        """One end of a bound as a figure of its own; a round threshold without decimals ("más de
+        1 año", not "más de 1,0 año")."""
+        decimals = 0 if value == int(value) else self.decimals
+        return dataclasses.replace(self, low=value, high=value, low_open=False, high_open=False, decimals=decimals)
+
+    def _without_unit(self, low: str, high: str, lang: str) -> str:
+        """The low end of an open range without the unit both ends share: "de 100 a menos de 1.000
+        GPU", "de 1 millón a menos de 1.000 millones de veces" (STYLE.md: one unit for a range)."""
+        if self.unit in CURRENCIES:
+            unit = words(lang)["currency"][self.unit] if fmt.locale(lang) == "es_ES" else ""
+        else:
+            unit = fmt.unit_word(self.unit, lang) if self.unit else ""
+        if unit and self.qualifier:
+            unit = words(lang)["qualified"].format(unit=unit, qualifier=self.qualifier)
+        if not unit or not (low.endswith(" " + unit) and high.endswith(" " + unit)):
+            return low
+        low = low[: -len(unit)].rstrip()
+        return low[:-3] if low.endswith(" de") else low

@@ -60,6 +60,15 @@ def percent(fraction: float, lang: str, decimals: int = 1) -> str:
     return format_percent(_finite(fraction), format=_pattern("percent", lang, decimals), locale=locale(lang))
 
 
+def percent_range(low: float, high: float, lang: str, decimals: int = 1) -> str:
+    """A percentage or a range of them with one sign: 5–23 % (es) / 5–23% (en)."""
+    one = percent(high, lang, decimals)
+    if round(low, decimals + 2) == round(high, decimals + 2):
+        return one
+    figure = number(high * 100, lang, decimals)
+    return one.replace(figure, f"{number(low * 100, lang, decimals)}{DASH}{figure}", 1)
+
+
 def compact(x: float, lang: str, decimals: int = 1) -> str:
     """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion; and, as Spanish writes
     thousands of millions, 175.300 millones / 175.3 billion (STYLE.md)."""

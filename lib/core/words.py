@@ -3,7 +3,8 @@
 Everything a reader sees that is not prose written in a chapter and not a number
 formatted by Babel comes from there: the site's and the theme's strings, verdict labels,
 section names, the cards' labels, the policy's kinds, the dimensions a "needs context"
-verdict names, unit and currency words, chart labels, the calculator's and the ledger's words.
+verdict names, unit and currency words, chart labels, the calculator's and the ledger's words,
+and the templates of the sentences the book builds from parts (lib/core/phrases.py).
 """
 
 from __future__ import annotations
@@ -29,19 +30,6 @@ def words(lang: str) -> dict:
 
 
 PLACE = re.compile(r"^(Sections?|Tables?|Appendix|Figure) ([\dA-Z.]+(?: and [\dA-Z.]+)?)|^(Abstract)\b")
-
-
-NAME_OR_CODE = re.compile(r"^(?=.*[\dA-Z]{2})[\w .-]+$")  # H100 SXM, USD, 2021
-
-
-def fact(value: str, lang: str) -> str:
-    """One side of a mismatch in `lang`: a word from the table, or a name or code as it is."""
-    table = words(lang)["fact"]
-    if value in table:
-        return table[value]
-    if NAME_OR_CODE.match(value):
-        return value
-    raise ValueError(f"no {lang} words for the mismatch value {value!r}: add it to lib/core/words.py")
 
 
 def place(locator: str, lang: str) -> str:

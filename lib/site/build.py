@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html
+import re
 import shutil
 import subprocess
 import sys
@@ -98,14 +99,35 @@ def build_language(lang: str, out: Path, work: Path, strict: bool, execute: bool
         return 1
     # Sphinx 7.4 does not overwrite a static file that an earlier build copied (and copies none
     # when no page changed): copy the book's own (book/_static) so a changed book.css or
-    # ledger.js always reaches the site.
+    # ledger.js always reaches the site; the book's CSS without its comments and spaces (its
+    # source keeps them: they are a third of its bytes, which every page downloads). A folder (the
+    # charts' fonts) is copied whole, so a file it no longer holds leaves the site too.
     for own in (BOOK / "_static").iterdir():
-        shutil.copy2(own, work / lang / "html" / "_static" / own.name)
+        target = work / lang / "html" / "_static" / own.name
+        if own.is_dir():
+            shutil.rmtree(target, ignore_errors=True)
+            shutil.copytree(own, target)
+        elif own.suffix == ".css":
+            target.write_text(minified_css(own.read_text(encoding="utf8")), encoding="utf8")
+        else:
+            shutil.copy2(own, target)
     # myst-nb keeps executed notebooks beside the Sphinx output folder (work/<lang>/jupyter_execute),
     # so each language builds in its own folder and only the pages are copied to the site.
     shutil.rmtree(out / lang, ignore_errors=True)
     shutil.copytree(work / lang / "html", out / lang)
     return 0
+
+
+CSS_STRING = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')""")
+
+
+def minified_css(text: str) -> str:
+    """CSS without comments and without the spaces it does not need (strings kept as written)."""
+    parts = CSS_STRING.split(re.sub(r"/\*.*?\*/", "", text, flags=re.S))
+    for i in range(0, len(parts), 2):  # the even parts are outside strings
+        code = re.sub(r"\s+", " ", parts[i])
+        parts[i] = re.sub(r"\s*([{};:,>])\s*", r"\1", code)
+    return "".join(parts).strip() + "\n"
 
 
 def build(out: Path, work: Path, strict: bool = False, execute: bool = True) -> int:

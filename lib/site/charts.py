@@ -9,6 +9,10 @@ output comes with lib.site.lab's loader after it ("jupyter", renderer_name), whi
 bundle from the Jupyter server and runs the chart's script again; saved, the loader is left out
 (lib.site.lab.for_file), so the notebook keeps the output the book commits. Altair's own renderer,
 which loads Vega from a CDN, is never used.
+
+Every chart writes with the book's own font (lib.site.fonts): registered with vl-convert here,
+before any chart is rendered, named in every chart's config (readable), and served to the browser by
+book.css, so the first paint and the live chart measure their text alike on any machine.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from lib.core import fmt
 from lib.core.words import words
-from lib.site import lab
+from lib.site import fonts, lab
+
+fonts.register()  # before any chart is rendered: vl-convert measures text with the fonts it knows
 
 VL_VERSION = ".".join(alt.SCHEMA_VERSION.lstrip("v").split(".")[:2])
 
@@ -43,14 +49,16 @@ def d3_locale(lang: str) -> dict:
     }
 
 
-def readable(chart):
-    """Chart text at 12 px and more (Vega's defaults are 10 and 11). Axes and legends carry no
-    ARIA text of Vega's own (English, "X-axis titled ..."); each mark says what it shows in the
-    page's language through its `description` channel, and the chart's description is its text
-    alternative (offline_renderer)."""
-    return (chart.configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
+def readable(chart, title_size: int = 15):
+    """Chart text at 12 px and more (Vega's defaults are 10 and 11), the title at `title_size`, all
+    of it (marks, axes, legends, titles: Vega's config.font) in the book's font
+    (lib.site.fonts.STACK). Axes and legends carry no ARIA text of Vega's own (English, "X-axis titled ..."); each mark says
+    what it shows in the page's language through its `description` channel, and the chart's
+    description is its text alternative (offline_renderer)."""
+    return (chart.configure(font=fonts.STACK)
+            .configure_axis(labelFontSize=12, titleFontSize=12, aria=False)
             .configure_legend(labelFontSize=12, titleFontSize=12, aria=False)
-            .configure_title(fontSize=15, subtitleFontSize=12))
+            .configure_title(fontSize=title_size, subtitleFontSize=12))
 
 
 def money_millions_expr(value: str, lang: str) -> str:
@@ -99,10 +107,15 @@ def first_paint(svg: str) -> str:
     """The static SVG shown until the live chart replaces it, lighter: without Vega's ARIA roles and
     labels (English words, and the container already says what the chart shows in the page's
     language; the live chart labels each mark again), without the classes and attributes that only
-    matter to a live chart, and with coordinates to a tenth of a pixel."""
+    matter to a live chart, with its one font named once, and with coordinates to a tenth of a pixel."""
     svg = re.sub(r' (?:aria-roledescription|role|aria-label|class)="[^"]*"| aria-hidden="true"| pointer-events="none"'
                  r'| opacity="1"| transform="translate\(0,0\)"', "", svg)
     svg = svg.replace('<path d="M0,0h0v0h0Z"/>', "")
+    # One font for every text (lib.site.fonts): named once, on the root element, which the texts inherit.
+    families = set(re.findall(r'<text[^>]* font-family="([^"]*)"', svg))
+    if len(families) == 1:
+        svg = re.sub(r'(<text[^>]*) font-family="[^"]*"', r"\1", svg)
+        svg = svg.replace("<svg ", f'<svg font-family="{families.pop()}" ', 1)
     # Coordinates only: inside attribute values, never in the text the chart writes.
     return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
 
@@ -120,7 +133,9 @@ def offline_renderer(spec: dict, **_) -> dict:
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
-        f" if (el && window.vegaEmbed) {{ window.vegaEmbed(el, {text}, {options}).then(function () {{"
+        # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
+        f" if (el && window.vegaEmbed) {{ var draw = function () {{ return window.vegaEmbed(el, {text}, {options}); }};"
+        f" {fonts.LOADED_JS}.then(draw, draw).then(function () {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
         f" fit(); window.addEventListener('resize', fit); }}); }} }})();</script>"
@@ -528,14 +543,17 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     chart = alt.Chart(data)
     if fields:
         chart = chart.transform_calculate(**fields)
-    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=14, x=5).encode(
+    # Lines at 13.5 px and the title at 14: in the book's font the memory calculator's longest line
+    # ("Its formula, checked against measurements (±10.0%):") is 346 px at 14 px, and the Spanish
+    # memory calculator's bold title 8 px too wide at 15, for a phone's column (358 px).
+    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=13.5, x=5).encode(
         y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
     ).add_params(*params).properties(
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, **({"react": react} if react else {})},
     )
-    return readable(chart)
+    return readable(chart, title_size=14)
 
 
 # ---------------------------------------------------------------- the memory calculator (budget chapter)

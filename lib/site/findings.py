@@ -1,15 +1,17 @@
 """What each page says first: the home page's answer to the book's question and each chapter's key
 findings ("Lo esencial" / "Key findings"), every number and every judgement computed.
 
-One path per figure. A findings block in a chapter quotes that chapter's own glue keys; the few
-figures only a findings block says (how far an article is from its sources, how many times the
-budget a job costs, whether it is within it, the span of one run's prices) are computed here, once,
-from the chapters' functions, and glued as `find.<name>`. The home page has no chapter of its own:
+One path per figure. A findings block in a chapter quotes that chapter's own glue keys (an article's
+chapter, its summary: lib.site.page.summary); the few figures only a findings block says (how many
+times the budget a job costs, whether it is within it, the span of one run's prices) are computed
+here, once, from the chapters' functions, and glued as `find.<name>`. The home page has no chapter of its own:
 each figure it quotes from a chapter is that chapter's own Figure, taken from the function the
 chapter glues it from and glued as `find.<the chapter's key>` (find.B.budget.hours is the budget
 chapter's B.budget.hours); the figures it shares with a chapter's findings are glued under the same
-`find.` name on both pages. tests/test_findings.py checks, on the committed notebooks, that each
-reads the same on every page that glues it.
+`find.` name on both pages; how far the articles are is the ledger's summary, its sentence of
+counts and its first claim, the furthest from the sources (lib.core.sentences, lib.core.distance).
+tests/test_findings.py checks, on the committed notebooks, that each reads the same on every page
+that glues it.
 """
 
 from __future__ import annotations
@@ -18,61 +20,43 @@ import json
 
 from lib.chapters import budget as budget_chapter
 from lib.chapters import costs as costs_chapter
-from lib.chapters.article2 import home_figures
-from lib.chapters.verdicts import Distance, check_all, farthest
-from lib.core.claims import Checked, verdict_label
+from lib.chapters.verdicts import check_all
+from lib.core import sentences
+from lib.core.claims import Checked
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.core.words import words
 from lib.site import budget_page, costs_page, page
 
-VERDICTS = ("holds", "context", "wrong", "unverified")
 # The runs whose prices the costs chapter compares, and the home page quotes.
 SPAN_RUNS = ("opt", "llama", "palm")
 
 
 # ---------------------------------------------------------------- each chapter's figures, as it glues them
 
-def chapter_figures(chapter: str, i: Inputs, checked: list[Checked] | None = None) -> dict[str, Figure]:
+def chapter_figures(chapter: str, i: Inputs) -> dict[str, Figure]:
     """Every figure a chapter glues, by its glue key there, from the function the chapter glues it from."""
     if chapter == "budget":
         return {f"B.{name}": figure for name, figure in budget_page.figures(i).items()}
     if chapter == "costs":
         return {f"costs.{name}": figure for name, figure in costs_page.chapter_figures(i).items()}
-    checked = check_all(i) if checked is None else checked
-    if chapter == "ledger":
-        counts = {f"all.count.{v}": Figure.of(sum(c.verdict == v for c in checked), "") for v in VERDICTS}
-        return counts | {"all.count.claims": Figure.of(len(checked), "")}
-    if chapter in ("article1", "article2"):
-        article = int(chapter[-1])
-        out = {f"{c.claim.id}.{name}": figure for c in checked if c.claim.article == article
-               for name, figure in c.figures().items()}
-        if article == 2:
-            out |= {f"A2.home.{name}": figure for name, figure in home_figures(i).items()}
-        return out
-    raise ValueError(f"no chapter {chapter!r}: budget, costs, ledger, article1 or article2")
+    raise ValueError(f"no chapter {chapter!r}: budget or costs")
 
 
 # ---------------------------------------------------------------- what only the findings compute
 
-def distance_words(found: Distance | None, lang: str) -> dict[str, str]:
-    """The farthest claim in words: what it is, its two figures, their ratio, what does not match."""
+def furthest(checked: list[Checked], lang: str) -> dict[str, str]:
+    """The claim furthest from its sources (the first of the ledger's summary, lib.core.distance's
+    order): what it is about, its article, and the ledger's item for it (what the article says
+    against what the sources give, and how far apart)."""
     w = words(lang)["findings"]
-    if found is None:
-        return {"subject": w["no_distance"], "stated": "—", "sourced": "—", "ratio": "—", "mismatch": "",
-                "article": "—"}
-    checked = found.checked
-    subject = w["subject"].get(checked.claim.id) or w["quoted"].format(quote=checked.claim.quote if lang == "es"
-                                                                       else checked.claim.quote_en)
-    dimensions = checked.dimensions(lang)
-    return {
-        "subject": subject,
-        "stated": checked.claim.stated.format(lang),
-        "sourced": checked.result.sourced.format(lang),
-        "ratio": found.figure().format(lang),
-        "mismatch": w["mismatch"].format(dimensions=Figure.says(*dimensions).format(lang)) if dimensions else "",
-        "article": w["article"][str(checked.claim.article)],
-    }
+    items = sentences.summary_items(checked, lang)
+    if not items:
+        return {"subject": w["no_distance"], "article": "—", "item": "—"}
+    claim, item = items[0][0].claim, items[0][1]
+    quote = claim.quote if lang == "es" else claim.quote_en
+    return {"subject": w["subject"].get(claim.id) or w["quoted"].format(quote=quote),
+            "article": w["article"][str(claim.article)], "item": item}
 
 
 def cost_spans(i: Inputs) -> dict[str, Figure]:
@@ -111,14 +95,6 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
 
 # ---------------------------------------------------------------- each page's findings
 
-def article_values(number: int, lang: str, checked: list[Checked]) -> dict[str, Figure | str]:
-    """An article chapter's findings, from its checked claims (lib.site.page.glue_claims): its count of
-    claims (the verdict counts are the chapter's own, A<n>.count.*) and its claim farthest from its
-    sources (farthest.A<n>.*)."""
-    own = [c for c in checked if c.claim.article == number]
-    return {f"A{number}.count": Figure.of(len(own), "")} | _farthest(f"A{number}", own, lang)
-
-
 def costs_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
     """The costs chapter's findings: each run's span of prices (the rest are its own costs.* keys)."""
     return dict(cost_spans(i))
@@ -133,24 +109,20 @@ def budget_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
 HOME_QUOTES = {
     "budget": ("B.budget.eur", "B.budget.usd", "B.budget.rate_date", "B.budget.hours", "B.budget.gpt2_pretrain_cost",
                "B.budget.llama7b_pretrain_cost", "B.budget.lora7b_bought"),
-    "ledger": ("all.count.claims", *(f"all.count.{v}" for v in VERDICTS)),
 }
 
 
 def home_values(lang: str, i: Inputs, checked: list[Checked]) -> dict[str, Figure | str]:
     """The home page's answer: what the budget buys (the budget chapter's figures and findings), what
-    the published runs cost (the costs chapter's spans), how far the articles are (the ledger's counts
-    and the claim farthest from its sources over both articles)."""
+    the published runs cost (the costs chapter's spans), how far the articles are (the ledger's
+    summary: its sentence of counts, and its first claim, the furthest from the sources)."""
     values: dict[str, Figure | str] = {}
     for chapter, keys in HOME_QUOTES.items():
-        figures = chapter_figures(chapter, i, checked)
+        figures = chapter_figures(chapter, i)
         values |= {key: figures[key] for key in keys}
-    values |= {f"all.label.{v}": verdict_label(v, lang) for v in VERDICTS}
-    return values | budget_figures(i, lang) | cost_spans(i) | _farthest("all", checked, lang)
-
-
-def _farthest(prefix: str, checked: list[Checked], lang: str) -> dict[str, str]:
-    return {f"farthest.{prefix}.{name}": text for name, text in distance_words(farthest(checked), lang).items()}
+    values["all.counts"] = sentences.counts(checked, lang, "ledger")
+    values |= {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
+    return values | budget_figures(i, lang) | cost_spans(i)
 
 
 # ---------------------------------------------------------------- gluing
@@ -162,10 +134,6 @@ def glue_values(values: dict[str, Figure | str], lang: str) -> None:
         page.glue(f"find.{name}", value.format(lang) if isinstance(value, Figure) else value, display=False)
     raw = {name: value.raw() for name, value in values.items() if isinstance(value, Figure)}
     page.glue("find.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
-
-
-def article(number: int, lang: str, checked: list[Checked]) -> None:
-    glue_values(article_values(number, lang, checked), lang)
 
 
 def costs(lang: str, i: Inputs | None = None) -> None:

@@ -1,4 +1,5 @@
-"""The fact-check ledger: every claim of both articles in one table, and as CSV."""
+"""The fact-check ledger: every claim of both articles in one table, the furthest from its sources
+first, and as CSV (in the registry's order)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,18 @@ import re
 from pathlib import Path
 
 
+from lib.core import sentences
 from lib.core.claims import Checked
+from lib.core.distance import distance, furthest_first
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
+from lib.core.phrases import article_quote
 from lib.site.claimreview import CHAPTERS, anchor
 from lib.site.markdown import table_cell
 from lib.core.words import words
+
+KEYS = ["id", "verdict", "where", "quote", "stated", "recomputed", "distance", "sources", "context"]
+
 
 def columns(lang: str) -> dict:
     """The ledger's column names in `lang` (lib/data/words)."""
@@ -65,13 +72,8 @@ def _where(checked: Checked, lang: str) -> str:
     return f"{columns(lang)['article']} {checked.claim.article} · {words(lang)['section'][checked.claim.section]}"
 
 
-def _cell(figure: Figure | None, lang: str, missing: str) -> str:
-    return figure.format(lang) if figure is not None else missing
-
-
 def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     """One dict per claim, values formatted for `lang` (keys as in columns())."""
-    w = words(lang)["card"]
     checked = check_all() if checked is None else checked
     return [
         {
@@ -80,8 +82,9 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
             "verdict": c.verdict_label(lang),
             "where": _where(c, lang),
             "quote": c.claim.quote,
-            "stated": c.claim.stated.format(lang),
-            "recomputed": _cell(c.result.sourced, lang, w["none"]),
+            "stated": sentences.stated_cell(c, lang),
+            "recomputed": sentences.sourced(c, lang)[1],
+            "distance": sentences.distance_text(c, lang),
             "sources": list(c.claim.sources),
             "context": c.context(lang),
         }
@@ -89,23 +92,31 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
     ]
 
 
+def furthest_order(checked: list[Checked]) -> list[Checked]:
+    """The claims that need context or do not hold, the furthest from the sources first; then the rest."""
+    first = [c for c, _ in furthest_first(checked)]
+    return first + [c for c in checked if c not in first]
+
+
 def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
-    """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and filterable)."""
+    """The ledger as a MyST table (class `ledger`: book/_static/ledger.js makes it sortable and
+    filterable), the claims furthest from their sources first."""
     head = columns(lang)
-    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
+    checked = furthest_order(check_all() if checked is None else checked)
     lines = [
         "```{table}",
         ":class: ledger",
         ":name: ledger-table",
-        "| " + " | ".join(head[k] for k in keys) + " |",
-        "|" + "---|" * len(keys),
+        "| " + " | ".join(head[k] for k in KEYS) + " |",
+        "|" + "---|" * len(KEYS),
     ]
-    for row in rows(lang, checked):
+    for c, row in zip(checked, rows(lang, checked)):
         # Each id links to its claim's card on its chapter page.
         card = f"{CHAPTERS[row['article']]}.html#{anchor(row['id'])}"
-        cells = dict(row, id=f'<a class="ledger-card" href="{card}">{row["id"]}</a>', quote=f"«{row['quote']}»",
+        cells = dict(row, id=f'<a class="ledger-card" href="{card}">{row["id"]}</a>',
+                     quote=article_quote(c.claim.quote, c.claim.quote_en, lang),
                      sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
-        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in keys) + " |")
+        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in KEYS) + " |")
     lines.append("```")
     return "\n".join(lines)
 
@@ -121,12 +132,13 @@ def _bounds(figure: Figure | None) -> tuple[str, str, str]:
 # CSV, plain text, the quotation marks of the page's language.
 QUOTE_MARKS = {"es": ("«", "»"), "en": ("“", "”")}
 Q_TAG = re.compile(r"<q(?: [^>]*)?>(.*?)</q>", re.S)
+TAG = re.compile(r"<[^>]+>")
 
 
 def plain(text: str, lang: str) -> str:
-    """A context as plain text: its <q> quotations in the language's quotation marks."""
+    """A context as plain text: its <q> quotations in the language's quotation marks, no other tag."""
     opening, closing = QUOTE_MARKS[lang]
-    return Q_TAG.sub(lambda m: f"{opening}{m.group(1)}{closing}", text)
+    return TAG.sub("", Q_TAG.sub(lambda m: f"{opening}{m.group(1)}{closing}", text))
 
 
 def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
@@ -135,18 +147,19 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     head = columns(lang)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    keys = ["id", "verdict", "where", "quote", "stated", "recomputed", "sources", "context"]
-    writer.writerow([head[k] for k in keys] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
+    writer.writerow([head[k] for k in KEYS] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
                                                "recomputed_high", "unit", "source_keys", "kind", "tolerance",
-                                               "mismatch_dimensions", "secondary_inputs"])
+                                               "mismatch_dimensions", "secondary_inputs", "distance_magnitude"])
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
         sources = "; ".join(citation(key, lang) for key in row["sources"])
-        row = dict(row, context=plain(row["context"], lang))
-        writer.writerow([row[k] if k != "sources" else sources for k in keys]
+        row = dict(row, context=plain(row["context"], lang), recomputed=plain(row["recomputed"], lang))
+        apart = distance(c)
+        writer.writerow([row[k] if k != "sources" else sources for k in KEYS]
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
                            " ".join(row["sources"]), c.claim.kind, repr(c.claim.tolerance),
-                           " ".join(m.dimension for m in c.mismatches), " ".join(c.secondary)])
+                           " ".join(m.dimension for m in c.mismatches), " ".join(c.secondary),
+                           "" if apart is None else repr(apart.magnitude)])
     return out.getvalue()
 
 
@@ -158,4 +171,9 @@ def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, flo
     def value(figure: Figure | None) -> float | None:
         return float(figure.low) if figure is not None and figure.is_number else None
 
-    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced)} for c in checked}
+    def apart(c: Checked) -> float | None:
+        found = distance(c)
+        return None if found is None or math.isinf(found.magnitude) else found.magnitude
+
+    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced), "distance": apart(c)}
+            for c in checked}

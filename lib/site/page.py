@@ -2,10 +2,16 @@
 into the page, formatted for the page's language.
 
 Glue keys, for a claim id such as A1-opt-cost:
-  A1-opt-cost.box        the claim's card (quote, stated, recomputed, verdict, context, sources): {glue:md}
+  A1-opt-cost.box        the claim's card: {glue:md}. Its title is the verdict and the id; then one line
+                         each for what the article says, what the sources give and, for a claim that
+                         needs context or does not hold, how far apart they are; the rule, the
+                         reading, the mismatches, the context and the sources in a <details> below
+                         (native: it opens without JavaScript, and by keyboard)
   A1-opt-cost.verdict    verdict label in the page's language: {glue:text}
   A1-opt-cost.stated / .sourced / .as_stated / .<figure>   formatted figures: {glue:text}
   A1-opt-cost.raw        every figure unformatted, for nbval to compare exactly (not shown)
+And A1.summary (a chapter's) and ledger.summary (both articles'): the verdicts in a sentence, then
+each claim that needs context or does not hold, the furthest from its sources first: {glue:md}.
 """
 
 from __future__ import annotations
@@ -22,8 +28,11 @@ from lib.core.claims import APPROXIMATE_FACTOR, POLICY, Checked, verdict_label
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.inputs import Input, Inputs, load_inputs
-from lib.core.words import fact, words
+from lib.core import distance, sentences
+from lib.core.phrases import dates_written, shown
+from lib.core.words import words
 from lib.site import lab, ledger
+from lib.site.claimreview import anchor
 from lib.site.markdown import table_cell
 
 TABLE = {
@@ -39,59 +48,68 @@ def glue(name: str, value, display: bool = False) -> None:
     myst_glue(name, value, display=display)
 
 
-def rule(checked: Checked, lang: str) -> str:
-    """The verdict rule the claim was judged by: its kind's tolerance, or its exception and why."""
-    w, claim = words(lang), checked.claim
-    kind = w["kind"][claim.kind]
-    if claim.exception is not None:
-        return f"{kind}, {w['card']['exception']}: ±{fmt.percent(claim.tolerance, lang, 0)} ({claim.exception[lang]})"
-    text = f"{kind}, ±{fmt.percent(claim.tolerance, lang, 0)}"
-    return text + (f" ({w['card']['approximate']})" if claim.approximate else "")
+rule = sentences.rule  # the verdict rule, as the card's details say it
 
 
-def mismatch_lines(checked: Checked, lang: str) -> list[str]:
-    """One line per mismatch that makes the verdict "needs context": both sides, named."""
-    w = words(lang)["card"]
-    return [f"**{w['mismatch']} · {words(lang)['dimension'][m.dimension]}:** {w['article_says']} "
-            f"<q lang=\"es\">{m.words}</q> ({fact(m.article, lang)}); {w['source_says']}: {fact(checked.result.facts[m.fact], lang)}"
-            for m in checked.mismatches]
+def _line(label: str, text: str) -> str:
+    """One of the card's lines: a label and what it says (no bold: the verdict is the finding)."""
+    return f'<span class="claim-label">{label}:</span> {text}'
 
 
-def card(checked: Checked, lang: str) -> str:
-    """The claim's card as MyST Markdown (an admonition coloured by its verdict)."""
-    w = words(lang)["card"]
-    claim, result = checked.claim, checked.result
-    quote = f'<q lang="es">{claim.quote}</q>'
-    if lang != "es":
-        quote += f" ({claim.quote_en})"
-    recomputed = result.sourced.format(lang) if result.sourced else w["none"]
-    lines = [
-        f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
-        f":class: claim verdict-{checked.verdict}",
-        f":name: {claim.id}",
-        f"{quote}",
-        "",
-        f"**{w['stated']}:** {claim.stated.format(lang)} · **{w['recomputed']}:** {recomputed}"
-        + (f" · **{w['as_stated']}:** {result.as_stated.format(lang)}" if result.as_stated else ""),
-        "",
-        f"**{w['rule']}:** {rule(checked, lang)}",
-    ]
+def details(checked: Checked, lang: str) -> list[str]:
+    """What the card shows on demand: the article's own sum, the rule, the reading, each mismatch,
+    the context, the secondary sources and the sources, one paragraph each."""
+    w, claim, result = words(lang)["card"], checked.claim, checked.result
+    parts = []
+    context = checked.context(lang)
+    # The article's own sum, unless the context already says what it gives.
+    if result.as_stated is not None and result.as_stated.format(lang) not in context:
+        parts.append(w["as_stated"].format(figure=result.as_stated.format(lang)))
+    parts.append(_line(w["rule"], sentences.rule(checked, lang) + "."))
     if claim.reading:
-        lines += ["", f"**{w['reading']}:** {claim.reading[lang]}"]
-    for line in mismatch_lines(checked, lang):
-        lines += ["", line]
+        parts.append(_line(w["reading"], claim.reading[lang]))
+    parts += [sentences.mismatch(m, checked, lang) for m in checked.mismatches]
+    parts.append(context)
     if checked.secondary:
         inputs = load_inputs()
         keys = sorted({inputs[name].source for name in checked.secondary})
-        lines += ["", f"**{w['secondary']}:** {{cite:p}}`{','.join(keys)}`"]
-    lines += [
-        "",
-        checked.context(lang),
-        "",
-        f"**{w['sources']}:** " + (f"{{cite:p}}`{','.join(claim.sources)}`" if claim.sources else w["none"]),
-        ":::",
-    ]
-    return "\n".join(lines)
+        parts.append(_line(w["secondary"], f"{{cite:p}}`{','.join(keys)}`"))
+    if claim.sources:
+        parts.append(_line(w["sources"], f"{{cite:p}}`{','.join(claim.sources)}`"))
+    return parts
+
+
+def card(checked: Checked, lang: str) -> str:
+    """The claim's card as MyST Markdown: an admonition coloured by its verdict, titled with the
+    verdict and the claim's id (its anchor too); a line each for what the article says, what the
+    sources give and how far apart they are; the rest in a <details> a reader opens."""
+    w, claim = words(lang)["card"], checked.claim
+    label, value = sentences.sourced(checked, lang)
+    lines = [_line(w["stated"], sentences.stated(checked, lang)), _line(label, value)]
+    apart = sentences.distance_text(checked, lang)
+    if apart:
+        lines.append(_line(w["distance"], apart))
+    body = [f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
+            f":class: claim verdict-{checked.verdict}", f":name: {claim.id}", ""]
+    for line in lines:
+        body += [line, ""]
+    body += [f'<details class="claim-details"><summary>{w["details"]}</summary>', ""]
+    for part in details(checked, lang):
+        body += [part, ""]
+    body += ["</details>", ":::"]
+    return "\n".join(body)
+
+
+def summary(checked: list[Checked], lang: str, whose: str) -> str:
+    """The verdicts of a chapter's claims (`whose`: "chapter") or of all of them ("ledger") in a
+    sentence, then each claim that needs context or does not hold, the furthest from the sources
+    first, linked to its card."""
+    items = sentences.summary_items(checked, lang)
+    text = [sentences.counts(checked, lang, whose)]
+    if items:
+        text += ["", words(lang)["summary"]["furthest"], ""]
+        text += [f"- {{ref}}`{c.verdict_label(lang)} · {c.claim.id} <{anchor(c.claim.id)}>`: {item}" for c, item in items]
+    return "\n".join(text)
 
 
 def show(value: float, unit: str, lang: str, **style) -> str:
@@ -100,11 +118,12 @@ def show(value: float, unit: str, lang: str, **style) -> str:
 
 
 def input_figure(entry: Input) -> Figure:
-    """A sourced input as a figure: dates and texts as they are, large numbers in compact form."""
+    """A sourced input as a figure: dates, texts in the source's words (each part in the page's
+    language, the original quoted), large numbers in compact form."""
     if entry.unit == "date":
         return Figure.on(entry.value)
     if entry.unit == "text":
-        return Figure.says(entry.value)
+        return Figure.quoting("en", *entry.value.split("; "))
     low, high = (entry.low, entry.high) if entry.is_range else (entry.value, entry.value)
     unit = "" if entry.unit in ("ratio", "dimension", "rank") else entry.unit
     large = high >= 1e6 and unit not in ("GPU-hour", "chip-hour")
@@ -121,7 +140,8 @@ def inputs_table(lang: str, inputs: Inputs | None = None) -> str:
     rows = [f"| {' | '.join(head)} |", "|" + "---|" * len(head)]
     for name, entry in inputs.items():
         seen = fmt.seen(entry.seen, lang) if entry.seen else ""
-        cells = [f"`{name}`", input_figure(entry).format(lang), f"{{cite:t}}`{entry.source}`", entry.where(lang), seen]
+        cells = [f"`{name}`", shown(input_figure(entry), lang), f"{{cite:t}}`{entry.source}`",
+                 dates_written(entry.where(lang), lang), seen]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
@@ -151,6 +171,7 @@ def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[C
         raw = {name: f.raw() for name, f in figures.items()} | {"verdict": c.verdict}
         raw |= {f"fact.{name}": value for name, value in c.result.facts.items()}
         glue(f"{key}.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
+    glue(f"A{article}.summary", Markdown(summary(checked, lang, "chapter")), display=False)
     return checked
 
 
@@ -179,6 +200,7 @@ def glue_method(lang: str) -> None:
     glue("method.cpi_year", str(cpi_last_year()), display=False)
     glue("method.policy", Markdown(policy_table(lang)), display=False)
     glue("method.approximate_factor", fmt.number(APPROXIMATE_FACTOR, lang), display=False)
+    glue("method.times_from", fmt.number(distance.TIMES, lang, 1), display=False)
     glue("method.flops_per_param_token", fmt.number(inputs.flops_per_param_token, lang), display=False)
     seen = sorted({entry.seen for entry in inputs.values() if entry.seen}, key=lambda d: (str(d)[:4], str(d)))
     glue("method.seen_dates", ", ".join(fmt.seen(d, lang) for d in seen), display=False)
@@ -190,6 +212,7 @@ def glue_ledger(lang: str) -> list[Checked]:
     """The ledger page: the table of every claim, and the verdict counts."""
     checked = check_all()
     glue("ledger.table", Markdown(ledger.table_markdown(lang, checked)), display=False)
+    glue("ledger.summary", Markdown(summary(checked, lang, "ledger")), display=False)
     glue_verdict_counts(checked, lang, "all")
     glue("all.count.claims", fmt.number(len(checked), lang), display=False)
     return checked

@@ -1,0 +1,98 @@
+"""What the book says about a checked claim, in each language, from the templates of its words
+table (lib/data/words/<lang>.toml: [card], [mismatch], [distance], [summary]): the card's
+lines, each mismatch, the distance, and a summary of many claims, the furthest first."""
+
+from __future__ import annotations
+
+from lib.core import fmt
+from lib.core.claims import Checked, Mismatch, render
+from lib.core.distance import Distance, distance, furthest_first
+from lib.core.phrases import article_quote, capital, contract, fact, join, plural, quote, shown
+from lib.core.words import words
+
+VERDICTS = ("holds", "context", "wrong", "unverified")
+
+
+def _shows(quoted: str, figure: str) -> bool:
+    """Whether the article's words already hold the figure as the page writes it."""
+    return figure.replace("\u00a0", " ").casefold() in quoted.replace("\u00a0", " ").casefold()
+
+
+def stated(checked: Checked, lang: str) -> str:
+    """What the article says: its words, and the figure checked, unless the words hold it; for
+    vague words, the figure the book reads them as."""
+    w, claim = words(lang)["card"], checked.claim
+    words_ = article_quote(claim.quote, claim.quote_en, lang)
+    figure = claim.stated.format(lang)
+    if claim.reading:
+        return w["stated_reading"].format(quote=words_, figure=figure)
+    if _shows(claim.quote if lang == "es" else claim.quote_en, figure):
+        return words_
+    return w["stated_figure"].format(quote=words_, figure=figure)
+
+
+def stated_cell(checked: Checked, lang: str) -> str:
+    """The figure checked, said to be the book's reading where the article's words are vague."""
+    figure = checked.claim.stated.format(lang)
+    return words(lang)["card"]["read_as"].format(figure=figure) if checked.claim.reading else figure
+
+
+def sourced(checked: Checked, lang: str) -> tuple[str, str]:
+    """The label and the value of what the sources give: the primary sources' figure, the
+    secondary ones' (for a claim they leave unverified), or none."""
+    w, figure = words(lang)["card"], checked.result.sourced
+    if figure is None:
+        return w["primary"], w["none"]
+    return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
+
+
+def distance_text(checked: Checked, lang: str, found: Distance | None = None) -> str:
+    """How far apart the article and the sources are, for a claim that needs context or does not
+    hold ("" for the others)."""
+    found = distance(checked) if found is None else found
+    if found is None:
+        return ""
+    if found.kind == "claim":
+        return render(checked.claim.distance[lang], checked.figures(), lang, checked.claim.id)
+    template = words(lang)["distance"][found.kind]
+    return template.format(figure=found.figure.format(lang) if found.figure else "",
+                           dimensions=join(checked.dimensions(lang), lang))
+
+
+def mismatch(m: Mismatch, checked: Checked, lang: str) -> str:
+    """One mismatch as a sentence: its dimension, then both sides."""
+    w = words(lang)
+    said = w["mismatch"][m.dimension].format(article=fact(m.article, lang), quote=quote(m.words, "es"),
+                                              source=fact(checked.result.facts[m.fact], lang))
+    return f"{capital(w['dimension'][m.dimension])}: {contract(said, lang)}."
+
+
+def rule(checked: Checked, lang: str) -> str:
+    """The verdict rule the claim was judged by: its kind's tolerance, or its exception and why."""
+    w, claim = words(lang), checked.claim
+    kind = w["kind"][claim.kind]
+    tolerance = f"±{fmt.percent(claim.tolerance, lang, 0)}"
+    if claim.exception is not None:
+        return f"{kind}, {w['card']['exception']}: {tolerance} ({claim.exception[lang]})"
+    return f"{kind}, {tolerance}" + (f" ({w['card']['approximate']})" if claim.approximate else "")
+
+
+def counts(checked: list[Checked], lang: str, whose: str) -> str:
+    """The verdicts of many claims in a sentence: "De las 32 afirmaciones del artículo, 24 se
+    sostienen, 5 piden matices, 1 no se sostiene y 2 no tienen fuente primaria." (none left out)."""
+    w = words(lang)["summary"]
+    parts = []
+    for verdict in VERDICTS:
+        n = sum(c.verdict == verdict for c in checked)
+        if n:
+            parts.append(plural(w["count"][verdict], n).format(n=fmt.number(n, lang)))
+    return plural(w[whose], len(checked)).format(n=fmt.number(len(checked), lang), counts=join(parts, lang))
+
+
+def summary_items(checked: list[Checked], lang: str) -> list[tuple[Checked, str]]:
+    """Each claim that needs context or does not hold, the furthest from the sources first, with
+    what the article says against what the sources give and how far apart."""
+    w = words(lang)["summary"]
+    return [(c, w["item"].format(stated=c.claim.stated.format(lang), sourced=sourced(c, lang)[1],
+                                 distance=distance_text(c, lang, d)))
+            for c, d in furthest_first(checked)]

@@ -1,0 +1,135 @@
+"""The phrase layer (lib/core/phrases.py, lib/core/sentences.py) and the distances
+(lib/core/distance.py): each language's grammar from its words table, each distance computed from
+the two figures and written by Babel."""
+
+import dataclasses
+
+import pytest
+
+from lib.chapters.verdicts import check_all
+from lib.core import distance, phrases, sentences
+from lib.core.figure import Figure
+from lib.site import page
+
+CHECKED = {c.claim.id: c for c in check_all()}
+
+
+def test_lists_plurals_and_contractions_follow_the_language():
+    assert phrases.join(["a", "b", "c"], "es") == "a, b y c"
+    assert phrases.join(["a", "b"], "en") == "a and b"
+    assert phrases.plural(["{n} se sostiene", "{n} se sostienen"], 1) == "{n} se sostiene"
+    assert phrases.contract("las fuentes, de el superordenador; a el artículo", "es") == \
+        "las fuentes, del superordenador; al artículo"
+    assert phrases.contract("of the el", "en") == "of the el"
+
+
+def test_a_day_in_a_sentence_is_written_as_the_language_writes_it():
+    assert phrases.fact("2025-04-08", "es") == "el 8 de abril de 2025"
+    assert phrases.fact("2025-04-08", "en") == "April 8, 2025"
+    assert phrases.dates_written("página del 2021-06-15, URL .../2023-03-13/x", "es") == \
+        "página del 15 de junio de 2021, URL .../2023-03-13/x"
+    with pytest.raises(ValueError, match="no es words"):
+        phrases.fact("an untranslated phrase", "es")
+
+
+def test_a_source_s_words_read_in_the_page_language_with_the_original_quoted():
+    words = Figure.quoting("en", "lowering the learning rate", "restarting from an earlier checkpoint")
+    assert phrases.shown(words, "es") == (
+        "bajar la tasa de aprendizaje y reiniciar desde un punto de control anterior (en el original, "
+        '<q lang="en">lowering the learning rate</q> y <q lang="en">restarting from an earlier checkpoint</q>)')
+    assert phrases.shown(words, "en") == "lowering the learning rate and restarting from an earlier checkpoint"
+    assert phrases.shown(Figure.quoting("en", "Microsoft"), "es") == "Microsoft"  # a name needs no original
+
+
+def test_the_article_s_words_are_quoted_once():
+    assert phrases.article_quote("(Hu et al., Microsoft, 2021)", "(Hu et al., Microsoft, 2021)", "en") == \
+        '<q lang="es">(Hu et al., Microsoft, 2021)</q>'
+    assert phrases.article_quote("ronda los tres billones", "is around three trillion", "en") == \
+        '“is around three trillion” (<q lang="es">ronda los tres billones</q>)'
+
+
+@pytest.mark.parametrize("figure, es, en", [
+    (Figure.more_than(1, "year", decimals=1), "más de 1 año", "more than 1 year"),
+    (Figure(low=1e3, high=1e9, high_open=True, unit="example", compact=True),
+     "de 1.000 a menos de 1.000 millones de ejemplos", "1,000 to under 1 billion examples"),
+    (Figure(low=1e3, high=1e6, high_open=True, unit="times", compact=True),
+     "de 1.000 a menos de 1 millón de veces", "1,000 to under 1 million times"),
+    (Figure(low=100, high=1000, high_open=True, unit="GPU"), "de 100 a menos de 1.000 GPU", "100 to under 1,000 GPUs"),
+    (Figure(low=1e8, high=1e9, high_open=True, unit="USD", decimals=1),
+     "de 100 millones a menos de 1.000 millones de dólares", "$100 million to under $1 billion"),
+    (Figure.of(256_347, "GPU-hour", compact=True, decimals=0), "256.000 horas-GPU", "256,000 GPU-hours"),
+    (Figure.of(992, "GPU", qualifier="H100"), "992 GPU H100", "992 H100 GPUs"),
+    (Figure.between(0.0121, 0.1023, "fraction", decimals=0), "1–10\u00a0%", "1–10%"),
+])
+def test_figures_read_as_each_language_writes_them(figure, es, en):
+    """The issue's "de 1 mil ejemplos", "1 mil veces", "más de 1,0 año", "992 GPUs H100s": one unit
+    for a range, whole numbers under a million, a round bound without decimals, the kind of a unit
+    where each language puts it."""
+    assert (figure.format("es"), figure.format("en")) == (es, en)
+
+
+@pytest.mark.parametrize("claim_id, es, en", [
+    ("A1-opt-cost", "1,5–2,5 veces lo que dan las fuentes", "1.5–2.5 times what the sources give"),
+    ("A1-opt-gpu-hours", "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
+    ("A1-three-scales", "1 orden de magnitud más que las fuentes", "1 order of magnitude more than the sources give"),
+    ("A2-llama-cost", "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
+    ("A1-opt-year", "la cifra cabe en la de las fuentes; difiere en fecha",
+     "the figure is within the sources'; it differs in date"),
+    ("A2-mosaic", "las fuentes cumplen la cota; difiere en alcance", "the sources meet the bound; it differs in scope"),
+    ("A1-budget-full-ft-partial", "el presupuesto paga 13,8 veces el más caro de los tres ajustes",
+     "the budget pays 13.8 times over for the dearest of the three"),
+])
+def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, es, en):
+    checked = CHECKED[claim_id]
+    assert (sentences.distance_text(checked, "es"), sentences.distance_text(checked, "en")) == (es, en)
+
+
+def test_a_distance_is_for_a_claim_that_needs_context_or_does_not_hold():
+    for checked in CHECKED.values():
+        found = distance.distance(checked)
+        assert (found is not None) == (checked.verdict in ("context", "wrong")), checked.claim.id
+        card = page.card(checked, "en")
+        assert ("How far apart:" in card) == (found is not None), checked.claim.id
+
+
+def test_distances_are_ratios_differences_or_percentages_by_size():
+    usd = lambda v: Figure.of(v, "USD")  # noqa: E731
+    assert distance.between(usd(3e6), usd(1e6), exact=False).kind == "times"
+    assert distance.between(usd(1.2e6), usd(1e6), exact=False).kind == "more"
+    assert distance.between(usd(0.8e6), usd(1e6), exact=False).kind == "less"
+    assert distance.between(usd(0.2e6), usd(1e6), exact=False).figure.format("en") == "5 times"
+    assert distance.between(Figure.of(3, "count"), Figure.of(2, "count"), exact=True).kind == "more_count"
+    assert distance.between(usd(1e6), Figure.between(0.5e6, 2e6, "USD"), exact=False).kind == "within"
+    assert distance.between(Figure.says("partly"), Figure.says("entirely"), exact=False) is None
+
+
+def test_summaries_put_the_furthest_first():
+    ordered = [c.claim.id for c, _ in distance.furthest_first(list(CHECKED.values()))]
+    assert ordered[:3] == ["A1-budget-full-ft-partial", "A1-opt-cost", "A1-opt-gpu-hours"]
+    # Moving the article's figure further away moves the claim up.
+    llama = CHECKED["A2-llama-cost"]
+    far = dataclasses.replace(llama, claim=dataclasses.replace(llama.claim, stated=Figure.of(400e6, "USD")))
+    moved = [c.claim.id for c, _ in distance.furthest_first([far if c is llama else c for c in CHECKED.values()])]
+    assert moved[0] == "A2-llama-cost"
+    text = page.summary(list(CHECKED.values()), "es", "ledger")
+    assert text.startswith("De las 45 afirmaciones de los dos artículos, 29 se sostienen, 8 piden matices, "
+                           "1 no se sostiene y 7 no tienen fuente primaria.")
+    assert text.index("A1-opt-cost") < text.index("A2-llama-cost") < text.index("A2-palm-cost")
+
+
+def test_verdict_counts_agree_in_number_and_leave_out_none():
+    one = [CHECKED["A1-budget-full-ft-partial"]]
+    assert sentences.counts(one, "es", "chapter") == "La única afirmación del artículo: 1 no se sostiene."
+    assert sentences.counts(one, "en", "chapter") == "The article's one claim: 1 does not hold."
+    two = [CHECKED["A1-opt-cost"], CHECKED["A1-opt-year"]]
+    assert sentences.counts(two, "en", "chapter").endswith("2 need context.")
+
+
+def test_a_card_reads_in_lines_then_opens_its_details():
+    for lang in ("es", "en"):
+        card = page.card(CHECKED["A1-opt-cost"], lang)
+        head, details = card.split("<details", 1)
+        assert head.count('<span class="claim-label">') == 3  # the article, the sources, how far apart
+        assert "**" not in card  # no bold: the verdict in the title is the finding
+        assert "{cite:p}" in details and "</details>" in details
+    assert ":name: A1-opt-cost" in page.card(CHECKED["A1-opt-cost"], "en")  # its anchor, #a1-opt-cost

@@ -1,0 +1,433 @@
+"""The built pages read as a reader reads them.
+
+Each page of both languages is parsed once (`read`) and its running text taken as a reader meets
+it: the prose, the cards, the tables, the notes, and not the code (code cells, their printed
+output, anything preformatted). In that text:
+
+- no word and no quantifier is doubled ("al menos al menos 35", "unos al menos 70", a quote
+  repeated in parentheses);
+- no date is written in ISO form (2025-04-08), not even in a citation or a note (addresses aside);
+- no program identifier (the package `lib` or one of its modules, a snake_case name, a file of the
+  repository) outside the method page, which says how the book is made;
+- no English on a Spanish page and no Spanish on an English page outside marked quotes (an element
+  with a `lang` of its own: <q lang="en">…</q>, <blockquote lang="es">…</blockquote>), by a small
+  list of each language's words that the other does not write; code is not a language, and the
+  titles of works as they were published are names, but a title the book wrote itself (`title_es`
+  and `title` in the .bib) is in the page's language;
+- no number is in bold but in a chapter's findings (bold marks a finding: a verdict, a result);
+- every chapter opens with its findings: a MyST `:::{div} findings` block before its first section;
+- every term of the glossary (Sphinx's `glossary` directive) is linked (a `{term}` role) at its
+  first use in each chapter's running text;
+- the home page links every chapter by its title and shows a chart.
+
+Each check is a function of a parsed page; `test_the_checks_catch_what_they_must` plants a page
+that breaks each one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup, NavigableString, Tag
+
+from .conftest import LANGS, ROOT
+
+TOC = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
+HOME = TOC["root"]
+PAGES = [HOME] + [entry["file"] for entry in TOC["chapters"]]
+# The pages at the back of the book, which are not chapters.
+BACK_MATTER = {"ledger", "method", "references", "glossary"}
+CHAPTERS = [name for name in PAGES[1:] if name not in BACK_MATTER]
+# The method page says how the book is made: it may name the program's parts.
+MAKING_OF = {"method"}
+
+BLOCKS = ("p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "caption", "figcaption", "summary")
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+# Not read as running text: code and its printed output, charts, the headings' link marks.
+NOT_TEXT = "script, style, svg, pre, .cell_input, .headerlink"
+# Names of works as published: the in-text citations and the list of references.
+CITATION = {"bibtex-citation", "citation"}
+
+WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+TOKEN = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*")
+# Where a run of words ends: a sentence's or a clause's punctuation, brackets and quotation marks.
+BREAK = re.compile(r"[.,:;!?…](?=\s|$)|[()\[\]«»“”\"‘’¿¡—·]")
+ISO_DATE = re.compile(r"(?<![\w/.-])\d{4}-\d{2}-\d{2}(?![\w/-])")
+URL = re.compile(r"\bhttps?://\S+|\b[\w-]+(?:\.[\w-]+)+/\S*")
+IDENTIFIER = re.compile(
+    r"\b[\w/-]+\.(?:py|toml|ipynb|cfg|yml|bib|md)\b"  # a file (the book's own: see `identifiers`)
+    r"|\blib\b(?:\.\w+)*"  # the package, or one of its modules
+    r"|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"  # a snake_case name
+)
+# The book's own files, by name and by path (a source's own files, such as a paper's run.py or
+# qlora.py, are part of what it is cited for).
+OWN_FILES = {p for f in subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+             for p in (f, f.rsplit("/", 1)[-1])}
+# Quantifiers of each language: two in a row say one thing twice ("unos al menos 70").
+QUANTIFIERS = {
+    "es": ("al menos", "más de", "menos de", "unos", "unas", "cerca de", "casi", "como mucho", "hasta", "alrededor de",
+           "aproximadamente"),
+    "en": ("at least", "more than", "less than", "about", "some", "nearly", "at most", "up to", "around", "under",
+           "approximately"),
+}
+# Words each language writes often and the other does not: one of them outside a marked quote is
+# the other language. ("a", "no", "son", "me" are words of both.)
+FOREIGN = {
+    "es": {"the", "and", "of", "with", "from", "which", "that", "this", "these", "is", "are", "was", "were", "has",
+           "have", "its", "their", "for", "by", "than", "to", "be", "been", "or", "but", "an", "on", "at", "it",
+           "would", "could", "should", "between", "per", "what", "how", "why", "every", "each", "only"},
+    "en": {"el", "la", "los", "las", "del", "que", "y", "en", "con", "por", "para", "una", "uno", "es", "sus", "su",
+           "se", "lo", "al", "como", "más", "también", "según", "entre", "sin", "pero", "hay", "muy", "dólares", "veces",
+           "horas", "años", "días", "fuentes", "fuente", "artículo", "cifra", "ficha"},
+}
+# "et al." is Latin in every language.
+LATIN = re.compile(r"\bet al\b\.?")
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    """One innermost block of a page (a paragraph, a list item, a table cell, a heading)."""
+
+    full: str  # what a reader reads in it, marked quotes included, citations aside
+    text: str  # without its marked quotes
+    words: str  # without its marked quotes, inline code and citations: the words of the page's language
+    heading: bool
+    citing: bool  # a source in the list of references
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    lang: str
+    name: str
+    blocks: tuple[Block, ...]
+    article: Tag  # the page's <article>, as built (code and charts' scripts removed)
+
+
+def _classes(tag: Tag) -> set[str]:
+    return set(tag.get("class") or ())
+
+
+def _pieces(block: Tag, root: Tag):
+    """The block's strings, each with what it is inside of: a marked quote, inline code, a citation."""
+    for node in block.descendants:
+        if not isinstance(node, NavigableString):
+            continue
+        quoted = code = citing = False
+        for parent in node.parents:
+            if parent is root:
+                break
+            quoted |= bool(parent.get("lang"))
+            code |= parent.name in ("code", "kbd", "samp")
+            citing |= bool(_classes(parent) & CITATION)
+        yield str(node), quoted, code, citing
+
+
+def _squash(parts) -> str:
+    return re.sub(r"\s+", " ", "".join(parts).replace("\u00a0", " ")).strip()
+
+
+def _inside_marked(tag: Tag, root: Tag) -> bool:
+    for parent in tag.parents:
+        if parent is root:
+            return False
+        if parent.get("lang"):
+            return True
+    return False
+
+
+def parse(html: str, lang: str, name: str) -> Page:
+    soup = BeautifulSoup(html, "html.parser")
+    article = soup.select_one("article.bd-article") or soup.body or soup
+    for tag in article.select(NOT_TEXT):
+        tag.decompose()
+    blocks = []
+    for el in article.find_all(BLOCKS):
+        if el.find(BLOCKS) or _inside_marked(el, article):  # each piece of text once; quotes aside
+            continue
+        pieces = list(_pieces(el, article))
+        full = _squash(s if not citing else " " for s, _, _, citing in pieces)
+        if _squash(s for s, *_ in pieces):
+            blocks.append(Block(
+                full=full,
+                text=_squash(s if not quoted else " " for s, quoted, _, _ in pieces),
+                words=_squash(s if not (quoted or code or citing) else " " for s, quoted, code, citing in pieces),
+                heading=el.name in HEADINGS,
+                citing=bool(el.find_parent(class_="citation")),
+            ))
+    return Page(lang, name, tuple(blocks), article)
+
+
+@functools.cache
+def read(site: Path, lang: str, name: str) -> Page:
+    """A built page, parsed once for every check."""
+    path = site / lang / f"{name}.html"
+    assert path.exists(), f"{lang}/{name}.html was not built"
+    return parse(path.read_text(encoding="utf8"), lang, name)
+
+
+# ---------------------------------------------------------------- the checks, one function each
+
+def doubled(page: Page) -> list[str]:
+    """A word or two said twice in a row (within a clause: "Heim: Heim explica" is two), a longer
+    phrase said twice in a row (across punctuation: a quote repeated in parentheses), two
+    quantifiers in a row."""
+    quantifier = "|".join(re.escape(q) for q in QUANTIFIERS[page.lang])
+    two = re.compile(rf"(?<!\w)(?:{quantifier})\s+(?:{quantifier})(?!\w)", re.IGNORECASE)
+    found = []
+    for block in page.blocks:
+        found += two.findall(block.full)
+        runs = [[t.casefold() for t in TOKEN.findall(run)] for run in BREAK.split(block.full)]
+        found += _repeats(runs, range(1, 3)) + _repeats([[t for run in runs for t in run]], range(3, 9))
+    return found
+
+
+def _repeats(runs: list[list[str]], lengths) -> list[str]:
+    """Each run of n tokens (n in `lengths`) followed by itself."""
+    return [" ".join(tokens[i:i + 2 * n]) for tokens in runs for n in lengths for i in range(len(tokens) - 2 * n + 1)
+            if tokens[i:i + n] == tokens[i + n:i + 2 * n]]
+
+
+def iso_dates(page: Page) -> list[str]:
+    return [d for block in page.blocks for d in ISO_DATE.findall(URL.sub(" ", block.text))]
+
+
+def identifiers(page: Page) -> list[str]:
+    if page.name in MAKING_OF:
+        return []
+    # A source's own files (a paper's code, a data set's CSV) are part of its reference.
+    found = [m.group(0) for block in page.blocks if not block.citing for m in IDENTIFIER.finditer(URL.sub(" ", block.text))]
+    return [f for f in found if "." not in f or f.startswith("lib") or f in OWN_FILES]
+
+
+def foreign_words(page: Page) -> list[str]:
+    """Words of the other language outside marked quotes, code and the names of works."""
+    return [f"{word} (in “{block.words[:100]}”)" for block in page.blocks
+            for word in WORD.findall(LATIN.sub(" ", block.words)) if word.casefold() in FOREIGN[page.lang]]
+
+
+def bold_numbers(page: Page) -> list[str]:
+    """Numbers in bold outside the findings block and the cards' titles (their verdicts)."""
+    return [b.get_text(" ", strip=True) for b in page.article.select("strong, b")
+            if re.search(r"\d", b.get_text()) and not b.find_parent(class_=["findings", "admonition-title"])]
+
+
+def titles_in_the_other_language(page: Page, titles: dict[str, str]) -> list[str]:
+    """Titles the book wrote itself for sources that have none (`titles`: the title as the other
+    language writes it -> the page's), shown in the other language on this page."""
+    return [title for title in titles for block in page.blocks if title in block.text]
+
+
+def missing_findings(page: Page) -> list[str]:
+    """The chapter's findings, a `:::{div} findings` block with text, before its first section."""
+    findings = page.article.select_one("div.findings")
+    if findings is None:
+        return ["no findings block (a :::{div} findings block)"]
+    if not findings.get_text(" ", strip=True):
+        return ["the findings block is empty"]
+    first_section = page.article.select_one("section section")
+    if first_section is not None and (first_section in findings.parents
+                                      or findings in first_section.find_all_next("div")):
+        return ["the findings block comes after the chapter's first section"]
+    return []
+
+
+def glossary_terms(page: Page) -> dict[str, str]:
+    """The terms of a glossary page, each with its anchor: every <dt> of Sphinx's glossary directive."""
+    return {re.sub(r"\s+", " ", dt.get_text(" ", strip=True)): dt.get("id", "")
+            for dt in page.article.select("dl.glossary dt")}
+
+
+def unlinked_terms(page: Page, terms: dict[str, str]) -> list[str]:
+    """Glossary terms whose first use in the page's running text (not a heading, not a card's title,
+    not a quote, not code) is not a link to the term: the first use is the earlier of the first link
+    to its entry (whatever its words: {term}`nodos <nodo>`) and the first time its words appear."""
+    texts = [node for node in page.article.find_all(string=True)
+             if node.strip() and not (_inside_marked(node, page.article) or node.find_parent([*HEADINGS, "code"])
+                                      or node.find_parent(class_="admonition-title"))]
+    found = []
+    for term, anchor in terms.items():
+        pattern = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)
+        for node in texts:
+            link = node.find_parent("a")
+            if link is not None and anchor and link.get("href", "").endswith(f"#{anchor}"):
+                break
+            if pattern.search(node):
+                found.append(f"{term} (first used unlinked in “{node.strip()[:80]}”)")
+                break
+    return found
+
+
+def title_of(page: Page) -> str:
+    return page.article.find("h1").get_text(" ", strip=True)
+
+
+def home_misses(page: Page, titles: dict[str, str]) -> list[str]:
+    """What the home page leaves out: a link to each chapter by its title (`titles`: page -> title),
+    and a chart."""
+    links = {a.get("href", "").split("#")[0]: re.sub(r"\s+", " ", a.get_text(" ", strip=True))
+             for a in page.article.find_all("a")}
+    found = [f"no link to {name}" if f"{name}.html" not in links else
+             f"{name} linked as “{links[f'{name}.html']}”, not by its title “{title}”"
+             for name, title in titles.items() if links.get(f"{name}.html") != title]
+    if not page.article.select("div.vega-chart, .cell_output img, figure img, figure svg"):
+        found.append("no chart")
+    return found
+
+
+# ---------------------------------------------------------------- the tests
+
+PAGE_IDS = [(lang, name) for lang in LANGS for name in PAGES]
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_word_or_quantifier_is_doubled(built_site, lang, name):
+    found = doubled(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: said twice: {found}"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_date_is_written_in_iso_form(built_site, lang, name):
+    found = iso_dates(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: ISO dates {found}: write each as the language does (lib/core/fmt.py, Babel)"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_program_identifier_outside_the_method_page(built_site, lang, name):
+    found = identifiers(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: program identifiers in running text: {found}"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_word_of_the_other_language_outside_marked_quotes(built_site, lang, name):
+    found = foreign_words(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: words of the other language: {found[:6]}"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_number_in_bold_but_in_the_findings(built_site, lang, name):
+    found = bold_numbers(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: numbers in bold that mark no finding: {found}"
+
+
+def book_titles(lang: str) -> dict[str, str]:
+    """The titles the book wrote for its sources, in the other language -> in `lang` (title_es in the .bib)."""
+    from pybtex.database import parse_file
+
+    titles = {}
+    for path in sorted((ROOT / "book").glob("*.bib")):
+        for entry in parse_file(path).entries.values():
+            if "title_es" in entry.fields:
+                es, en = (entry.fields[k].replace("{", "").replace("}", "") for k in ("title_es", "title"))
+                titles.update({en: es} if lang == "es" else {es: en})
+    return titles
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_titles_the_book_wrote_are_in_the_page_language(built_site, lang, name):
+    found = titles_in_the_other_language(read(built_site, lang, name), book_titles(lang))
+    assert not found, f"{lang}/{name}: titles in the other language: {found}"
+
+
+def assert_none(found: list[str], where: str) -> None:
+    assert not found, f"{where}: {found}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_chapter_opens_with_its_findings(built_site, lang, name):
+    assert_none(missing_findings(read(built_site, lang, name)), f"{lang}/{name}")
+
+
+def glossary(site: Path, lang: str) -> dict[str, str]:
+    return {term: anchor for name in PAGES for term, anchor in glossary_terms(read(site, lang, name)).items()}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_book_has_a_glossary(built_site, lang):
+    found = [] if glossary(built_site, lang) else ["no page holds a glossary (Sphinx's glossary directive)"]
+    assert_none(found, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_glossary_term_is_linked_at_its_first_use(built_site, lang, name):
+    found = unlinked_terms(read(built_site, lang, name), glossary(built_site, lang))
+    assert_none(found, f"{lang}/{name}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_home_page_links_every_chapter_and_shows_a_chart(built_site, lang):
+    titles = {name: title_of(read(built_site, lang, name)) for name in CHAPTERS}
+    assert_none(home_misses(read(built_site, lang, HOME), titles), f"{lang}/{HOME}")
+
+
+# ---------------------------------------------------------------- each check fails on a planted page
+
+def planted(body: str, lang: str = "es", name: str = "article1") -> Page:
+    return parse(f'<html lang="{lang}"><body><article class="bd-article">{body}</article></body></html>', lang, name)
+
+
+def test_the_checks_catch_what_they_must():
+    # Doubled words and quantifiers, and a quote repeated in parentheses (the issue's examples).
+    assert doubled(planted("<p>al menos al menos 35 reinicios, más de más de 100 máquinas</p>"))
+    assert doubled(planted("<p>unos al menos 70 reinicios automáticos</p>"))
+    assert doubled(planted('<p><q lang="es">(Hu et al., Microsoft, 2021)</q> ((Hu et al., Microsoft, 2021))</p>',
+                           "en"))
+    assert doubled(planted("<p>Cómo se lee: se lee se lee como más de uno</p>"))
+    assert not doubled(planted("<p>Un billón es un millón de millones. Millones, no miles.</p>"))
+    # ISO dates, but not inside an address.
+    assert iso_dates(planted("<p>Matiz · fecha: la fuente: 2025-04-08</p>")) == ["2025-04-08"]
+    assert iso_dates(planted("<ul><li><p>URL: consultado el 2026-09-20</p></li></ul>")) == ["2026-09-20"]
+    assert not iso_dates(planted("<p>https://www.bloomberg.com/news/articles/2023-03-13/microsoft</p>"))
+    # Program identifiers, in prose or in inline code; the method page may name them.
+    assert identifiers(planted("<p>Cada cifra sale de <code>lib</code>, de lib.core.fmt</p>")) == ["lib", "lib.core.fmt"]
+    assert identifiers(planted("<p>lib/inputs.py no tiene la unidad «month»: opt_on_demand</p>")) == [
+        "lib/inputs.py", "opt_on_demand"]
+    assert not identifiers(planted("<p><code>lambda_h100_sxm_8x</code></p>", name="method"))
+    assert not identifiers(planted("<pre>from lib.site import page</pre><div class='cell_input'>x_y = 1</div>"))
+    assert identifiers(planted("<p>see tests/conftest.py and book.css, not PEFT's run.py</p>")) == ["tests/conftest.py"]
+    # English on a Spanish page, Spanish on an English page, outside marked quotes and code.
+    assert foreign_words(planted("<p>Recalculado: lowering the learning rate y restarting from a checkpoint</p>"))
+    assert foreign_words(planted("<p>Dan las fuentes: open-weight y permissive, per the card</p>"))
+    assert foreign_words(planted("<p>The article says: más de 1,0 año</p>", "en"))
+    assert not foreign_words(planted('<p>Recalculado: <q lang="en">lowering the learning rate</q></p>'))
+    assert not foreign_words(planted('<p>The article: <q lang="es">ronda los tres billones</q>, Hu et al.</p>', "en"))
+    assert not foreign_words(planted('<p><span class="bibtex-citation">[Microsoft Built an Expensive '
+                                     'Supercomputer to Power OpenAI’s ChatGPT, 2023]</span></p>'))
+    # A number in bold, but not in the findings.
+    assert bold_numbers(planted("<p><strong>Dice el artículo:</strong> <strong>5,7 millones</strong></p>")) == [
+        "5,7 millones"]
+    assert not bold_numbers(planted('<div class="findings"><p>Cuesta <strong>5,7 millones</strong></p></div>'))
+    press = {"Press reports of the launch of NVIDIA DGX Cloud": "Crónicas de prensa del lanzamiento de NVIDIA DGX Cloud"}
+    assert titles_in_the_other_language(planted('<p><span class="bibtex-citation">[Press reports of the launch of '
+                                                'NVIDIA DGX Cloud, 2023]</span></p>'), press)
+    # A chapter with no findings block, or with it after its first section.
+    assert missing_findings(planted("<section><h1>T</h1><p>Texto</p><section><h2>S</h2></section></section>"))
+    assert missing_findings(planted('<section><h1>T</h1><section><h2>S</h2><div class="findings"><p>F</p></div>'
+                                    "</section></section>"))
+    assert not missing_findings(planted('<section><h1>T</h1><div class="findings"><p>Lo esencial: F.</p></div>'
+                                        "<section><h2>S</h2></section></section>"))
+    # A glossary term first used without its link, though linked later; and linked at its first use.
+    terms = glossary_terms(planted('<dl class="glossary"><dt id="term-MFU">MFU</dt><dd>…</dd>'
+                                   '<dt id="term-nodo">nodo</dt><dd>…</dd></dl>', name="glossary"))
+    assert terms == {"MFU": "term-MFU", "nodo": "term-nodo"}
+    link = '<a class="reference internal" href="glossary.html#term-MFU"><span class="xref std std-term">MFU</span></a>'
+    nodes = '<a class="reference internal" href="glossary.html#term-nodo"><span class="std-term">nodos</span></a>'
+    assert unlinked_terms(planted(f"<h2>MFU</h2><p>La MFU de OPT.</p><p>{link}</p>"), terms) == [
+        "MFU (first used unlinked in “La MFU de OPT.”)"]
+    assert not unlinked_terms(planted(f"<h2>MFU</h2><p>La {link} de OPT, en {nodes}.</p><p>La MFU, un nodo.</p>"),
+                              terms)
+    # A home page that leaves a chapter out, names one by another name, or has no chart.
+    home = '<p><a href="article1.html">Qué hace falta de verdad</a></p><div class="vega-chart"></div>'
+    titles = {"article1": "Lo que de verdad cuesta entrenar tu propio modelo", "costs": "Por qué no coinciden"}
+    assert home_misses(planted(home, name="index"), titles) == [
+        "article1 linked as “Qué hace falta de verdad”, not by its title “Lo que de verdad cuesta entrenar tu propio "
+        "modelo”", "no link to costs"]
+    assert home_misses(planted('<p><a href="costs.html">Por qué no coinciden</a></p>', name="index"),
+                       {"costs": "Por qué no coinciden"}) == ["no chart"]
