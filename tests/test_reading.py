@@ -245,11 +245,11 @@ def glossary_terms(page: Page) -> dict[str, str]:
 
 def unlinked_terms(page: Page, terms: dict[str, str]) -> list[str]:
     """Glossary terms whose first use in the page's running text (not a heading, not a card's title,
-    not a quote, not code) is not a link to the term: the first use is the earlier of the first link
+    not the generated list of a chapter's claims, not a quote, not code) is not a link to the term: the first use is the earlier of the first link
     to its entry (whatever its words: {term}`nodos <nodo>`) and the first time its words appear."""
     texts = [node for node in page.article.find_all(string=True)
              if node.strip() and not (_inside_marked(node, page.article) or node.find_parent([*HEADINGS, "code"])
-                                      or node.find_parent(class_="admonition-title"))]
+                                      or node.find_parent(class_=["admonition-title", "claims-summary"]))]
     found = []
     for term, anchor in terms.items():
         pattern = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)

@@ -95,6 +95,12 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
 
 # ---------------------------------------------------------------- each page's findings
 
+def article_values(number: int, checked: list[Checked]) -> dict[str, Figure | str]:
+    """An article's chapter's findings beyond its own glue keys: how many claims it has (the counts
+    by verdict are the chapter's own, A<n>.count.*; its claims, the furthest first, its summary)."""
+    return {f"A{number}.count": Figure.of(sum(c.claim.article == number for c in checked), "")}
+
+
 def costs_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
     """The costs chapter's findings: each run's span of prices (the rest are its own costs.* keys)."""
     return dict(cost_spans(i))
@@ -134,6 +140,10 @@ def glue_values(values: dict[str, Figure | str], lang: str) -> None:
         page.glue(f"find.{name}", value.format(lang) if isinstance(value, Figure) else value, display=False)
     raw = {name: value.raw() for name, value in values.items() if isinstance(value, Figure)}
     page.glue("find.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
+
+
+def article(number: int, lang: str, checked: list[Checked]) -> None:
+    glue_values(article_values(number, checked), lang)
 
 
 def costs(lang: str, i: Inputs | None = None) -> None:
