@@ -13,10 +13,10 @@ from lib.chapters.verdicts import check_all
 from lib.core.claims import Checked
 from lib.core.words import words
 
+# Each article's chapter page; its bib key is the same name (book/references.bib).
 CHAPTERS = {1: "article1", 2: "article2"}
 # The scale of reviewRating: a verdict's place on it (unverified has none: no primary source gave a figure).
 SCALE = {"wrong": 1, "context": 2, "holds": 3}
-ARTICLE_KEYS = {1: "article1", 2: "article2"}
 
 
 def anchor(claim_id: str) -> str:

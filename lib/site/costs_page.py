@@ -196,6 +196,9 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     cloud = epoch.estimate("opt", "cloud").steps  # Epoch AI's price row: before its lookup date, or after
     side = "before" if cloud["price_row"][1] <= cloud["price_lookup_date"].date() else "after"
     page.glue("costs.epoch.opt_row_side", w["row_side"][side], display=False)
+    palm = epoch.estimate("palm", "cloud").steps  # its imputed chip-hours against those PaLM's paper reports
+    page.glue("costs.epoch.palm_vs_reported", w["compare"][compare(palm["chip_hours"], palm["reported_chip_hours"])],
+              display=False)
     return figures
 
 
