@@ -20,7 +20,7 @@ from pathlib import Path
 from lib.site.build import build
 
 from .browser import CHROMIUM, crawl, page_names, serve
-from .test_browser import BUDGET_CHART, BUDGET_PLAIN
+from .test_pages import BUDGET_CHART, BUDGET_PLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_BUDGET_S = 90

@@ -1,5 +1,5 @@
 """The built site in a real browser: Debian's Chromium driven by Playwright, the site served on
-127.0.0.1, every other host refused. Used by tests/test_browser.py and `make bench`.
+127.0.0.1, every other host refused. Used by tests/test_pages.py, tests/test_browser.py and `make bench`.
 
 Playwright's own browser download is never used: the browser is /usr/bin/chromium
 (`apt-get install chromium`; .ci/run installs it).
@@ -21,6 +21,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+# The whole browser: Debian's chromium-headless-shell, though a fifth lighter, measures the charts'
+# text otherwise (live charts up to 13 px off their first paints, which vl-convert measured).
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 # As the machine's notes advise: no background connections, no first-run, no sandbox (root in CI).
 ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -91,14 +93,10 @@ class Tab:
     """One page of a browser context that records what each visit does. The HTTP cache is off
     and local storage is emptied before each visit, so every visit is a first visit."""
 
-    def __init__(self, browser, base: str, viewport: dict = DESKTOP, axe: bool = False, first_visits: bool = True):
+    def __init__(self, browser, base: str, viewport: dict = DESKTOP, first_visits: bool = True):
         """`first_visits=False` keeps the browser's cache, for checks of controls that do not weigh a page."""
         self.base = base
         self.context = browser.new_context(viewport=viewport, service_workers="block")
-        if axe:
-            from axe_playwright_python import sync_playwright as axe_module
-
-            self.context.add_init_script(path=str(Path(axe_module.__file__).parent / "axe.min.js"))
         self.page = self.context.new_page()
         cdp = self.context.new_cdp_session(self.page)
         cdp.send("Network.enable")
@@ -132,22 +130,16 @@ class Tab:
         self.visit = Visit(url)
         return done
 
-    def axe(self, tags: list[str]) -> list[dict]:
-        """axe-core's violations on the page (axe.min.js from axe-playwright-python, pinned).
-        preload: false, or axe-core refetches @import-ed sheets from wrongly resolved URLs."""
-        options = {"runOnly": {"type": "tag", "values": tags}, "resultTypes": ["violations"], "preload": False}
-        return self.page.evaluate("options => axe.run(document, options).then(r => r.violations)", options)
-
     def close(self) -> None:
         self.context.close()
 
 
-# The crawl: every page once, on two pages in parallel (a browser context each, so a renderer
-# process each: the machine's two cores), with Playwright's async API in a thread of its own.
+# The crawl: every page once, on `workers` pages in parallel (a browser context each, so a renderer
+# process each), with Playwright's async API in a thread of its own.
 
 AXE_SCRIPT = "options => axe.run(document, options).then(r => r.violations)"
 # axe-core's current release, from the npm registry (package.json; `make test` installs it).
-AXE_CURRENT = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
                  ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
@@ -175,10 +167,6 @@ async def _fonts_drawn(cdp, selector: str) -> dict[str, int]:
 async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, axe_options: dict | None,
                      screenshots: Path | None) -> None:
     context = await browser.new_context(viewport=DESKTOP, service_workers="block")
-    if axe_options is not None:
-        from axe_playwright_python import sync_playwright as axe_module
-
-        await context.add_init_script(path=str(Path(axe_module.__file__).parent / "axe.min.js"))
     page = await context.new_page()
     cdp = await context.new_cdp_session(page)
     await cdp.send("Network.enable")
@@ -213,11 +201,9 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
                 result["chart_sizes"] = await page.eval_on_selector_all(CHART_SVG, SIZES_SCRIPT)
                 result["chart_fonts"] = await _fonts_drawn(cdp, CHART_SVG + " text")
             if axe_options is not None:
+                await page.add_script_tag(path=str(AXE))
                 result["axe"] = await page.evaluate(AXE_SCRIPT, axe_options)
-                # Then the current release from the npm registry (package.json), in place of the first.
-                await page.add_script_tag(path=str(AXE_CURRENT))
-                result["axe_current"] = await page.evaluate(AXE_SCRIPT, axe_options)
-                result["axe_versions"] = await page.evaluate("axe.version")
+                result["axe_version"] = await page.evaluate("axe.version")
             if screenshots is not None:
                 await page.screenshot(path=screenshots / f"{key}-{DESKTOP['width']}.png")
             # The same page loaded on a phone (resizing instead would catch the theme's sidebars
@@ -266,8 +252,8 @@ def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, scr
     Screenshots at both sizes go to `screenshots/<key>-<width>.png`."""
     if CHROMIUM is None:
         raise FileNotFoundError("no chromium on PATH: apt-get install chromium")
-    if axe_options is not None and not AXE_CURRENT.exists():
-        raise FileNotFoundError(f"{AXE_CURRENT} is missing: `make test` installs it from the npm registry (npm ci)")
+    if axe_options is not None and not AXE.exists():
+        raise FileNotFoundError(f"{AXE} is missing: `make test` installs it from the npm registry (npm ci)")
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
     box: dict = {}
@@ -286,7 +272,7 @@ def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, scr
     return box["results"]
 
 
-# What every page's crawl checks, and where its screenshots go (tests/test_browser.py).
+# What every page's crawl checks, and where its screenshots go (tests/test_pages.py).
 LANGS = ("es", "en")
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
@@ -302,6 +288,7 @@ def crawl_site(site: Path) -> dict:
     with serve(site) as base:
         return crawl(base, {f"{lang}-{name}": f"{base}/{lang}/{name}.html".replace("/root/", "/")
                             for lang, name in site_pages()},
+                     # preload: false, or axe-core refetches @import-ed sheets from wrongly resolved URLs.
                      axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
                                   "resultTypes": ["violations"], "preload": False},
                      screenshots=SCREENSHOTS, workers=1)

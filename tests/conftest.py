@@ -15,14 +15,19 @@ LANGS = ("es", "en")
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """The tests of the built site run last, and of those the ones that read the browser's crawl
-    last of all, so that the build and the crawl (started in the background once collection ends)
-    overlap the other tests instead of holding them up. In two processes (pytest-xdist, `--dist
-    loadfile`), each file's tests keep to one process: a notebook's cells, which nbval runs in order
-    in one kernel, among them."""
-    def order(item) -> tuple[bool, bool]:
-        names = getattr(item, "fixturenames", ())
-        return "built_site" in names, "visits" in names
+    """The test files in the order the two test processes take them (pytest-xdist, `--dist
+    loadfile`, `--no-loadscope-reorder`; each file's tests keep to one process: a notebook's cells,
+    which nbval runs in order in one kernel, among them): first the files that need no built site,
+    while the site is built and crawled in the background (started once collection ends); then those
+    that read the built site; then nbval's notebooks, short ones that fill the time left; last of
+    all the files that read the browser's crawl of every page, the longest job of the run."""
+    uses: dict = {}
+    for item in items:
+        uses.setdefault(item.path, set()).update(getattr(item, "fixturenames", ()))
+
+    def order(item) -> tuple[bool, bool, bool]:
+        names = uses[item.path]
+        return "visits" in names, item.path.suffix == ".ipynb", "built_site" in names
 
     items.sort(key=order)
 

@@ -1,10 +1,9 @@
-"""Every page of both languages in a real browser (Debian's Chromium, driven by Playwright), the
-site served on 127.0.0.1 and every other host refused: no console error, no request leaving the
-machine, the page's language, no serious or critical axe-core violation, nothing cut off on a
-390 px phone, the weight of a first visit; then the controls: the ledger's filter and
-keyboard-operable sort buttons, the OPT price slider, the language switch.
+"""The site's controls in a real browser (Debian's Chromium, driven by Playwright, the site served
+on 127.0.0.1): the ledger's filter and keyboard-operable sort buttons, the cards' details, print,
+the charts on a phone and the price slider, the language switch, the search box, every
+calculator's controls against lib, the contents buttons on a phone. What every page shows on a
+first visit is in tests/test_pages.py.
 
-A screenshot of every page at 1366x900 and 390x844 goes to _build/screenshots/ for a maintainer.
 Without Chromium the tests fail in CI (CI=true) and are skipped elsewhere.
 """
 
@@ -15,17 +14,8 @@ import re
 
 import pytest
 
-from lib.site import fonts
-
-from .browser import PHONE, SCREENSHOTS, Tab, chromium, serve, site_pages
-from .conftest import LANGS, crawl_results, in_ci
-
-PAGES = site_pages()
-MB = 1_000_000
-# A first visit (empty cache), uncompressed bytes: with a chart, and without (issue 7's targets).
-BUDGET_CHART, BUDGET_PLAIN = 1.5 * MB, 0.8 * MB
-# Rules left out, each with its reason (none today: every serious or critical finding was fixed).
-AXE_EXCLUDED_RULES: set[str] = set()
+from .browser import PHONE, Tab, chromium, serve
+from .conftest import LANGS, in_ci
 
 
 @pytest.fixture(scope="module")
@@ -43,86 +33,6 @@ def browser():
 def base(built_site):
     with serve(built_site) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def visits(built_site):
-    """Each page once: a first visit at 1366x900 (weight, errors, axe-core, screenshot), then
-    the same page at 390x844 (width, screenshot). The crawl starts as soon as the site is built,
-    beside the other tests (conftest.pytest_collection_finish); here its results are collected."""
-    try:
-        results = crawl_results()
-    except FileNotFoundError as missing:
-        if in_ci():
-            pytest.fail(f"CI must have Debian's chromium (.ci/run installs it): {missing}")
-        pytest.skip(str(missing))
-    for result in results.values():
-        # Both releases' serious and critical violations: the bundled axe-core's, then the current one's.
-        result["axe"] = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result["axe"] + result["axe_current"]
-            if v["impact"] in ("serious", "critical") and v["id"] not in AXE_EXCLUDED_RULES
-        ]
-    return {tuple(key.split("-", 1)): result for key, result in results.items()}
-
-
-@pytest.mark.parametrize("lang,name", PAGES)
-def test_page_loads_with_no_console_error_and_nothing_from_another_host(visits, lang, name):
-    seen = visits[(lang, name)]
-    for visit in (seen["visit"], seen["phone"]):
-        assert visit.errors == [], f"{lang}/{name}: console errors {visit.errors}"
-        assert visit.refused == [], f"{lang}/{name}: requests to other hosts {visit.refused}"
-    # The root pages are bilingual: Spanish first, each section with its own lang.
-    assert seen["lang"] == (lang if lang in LANGS else "es")
-
-
-def test_axe_core_s_current_release_checked_every_page(visits):
-    import json
-
-    from .browser import ROOT
-
-    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["axe-core"]
-    assert {result["axe_versions"] for result in visits.values()} == {pinned}
-
-
-@pytest.mark.parametrize("lang,name", PAGES)
-def test_page_has_no_serious_accessibility_violation(visits, lang, name):
-    assert visits[(lang, name)]["axe"] == [], f"{lang}/{name}: axe-core {visits[(lang, name)]['axe']}"
-
-
-@pytest.mark.parametrize("lang,name", PAGES)
-def test_nothing_is_cut_off_on_a_phone(visits, lang, name):
-    width = visits[(lang, name)]["phone_width"]
-    assert width <= PHONE["width"], f"{lang}/{name} is {width}px wide at {PHONE['width']}px"
-
-
-@pytest.mark.parametrize("lang,name", PAGES)
-def test_a_first_visit_is_light(visits, lang, name):
-    seen = visits[(lang, name)]
-    budget = BUDGET_CHART if seen["chart"] else BUDGET_PLAIN
-    assert seen["visit"].bytes <= budget, f"{lang}/{name}: {seen['visit'].bytes:,} bytes > {budget:,.0f}"
-    loads_vega = any("vega-bundle.js" in url for url in seen["visit"].requests)
-    assert loads_vega == seen["chart"], f"{lang}/{name}: Vega bundle loaded {loads_vega}, chart on page {seen['chart']}"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
-    """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
-    one vl-convert measured the first paint with; so each live chart has its first paint's size."""
-    pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
-    assert pages, f"no page of {lang} has a chart"
-    for name in pages:
-        seen = visits[(lang, name)]
-        page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
-        first = [list(size) for size in re.findall(r'class="vega-chart"[^>]*><svg [^>]*?width="(\d+)" height="(\d+)"', page)]
-        assert seen["chart_sizes"] == first, f"{lang}/{name}: live charts {seen['chart_sizes']}, first paints {first}"
-        assert set(seen["chart_fonts"]) == {fonts.FAMILY}, f"{lang}/{name}: chart text drawn with {seen['chart_fonts']}"
-
-
-def test_screenshots_are_written(visits):
-    for lang, name in PAGES:
-        for width in (1366, 390):
-            assert (SCREENSHOTS / f"{lang}-{name}-{width}.png").stat().st_size > 0
 
 
 @pytest.fixture(scope="module")
