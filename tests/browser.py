@@ -140,6 +140,13 @@ class Tab:
 AXE_SCRIPT = "options => axe.run(document, options).then(r => r.violations)"
 # axe-core's current release, from the npm registry (package.json; `make test` installs it).
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_bundled() -> Path:
+    """The axe-core that axe-playwright-python bundles (requirements.txt pins it)."""
+    from axe_playwright_python import sync_playwright as axe_module
+
+    return Path(axe_module.__file__).parent / "axe.min.js"
 WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
                  ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
@@ -201,9 +208,12 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
                 result["chart_sizes"] = await page.eval_on_selector_all(CHART_SVG, SIZES_SCRIPT)
                 result["chart_fonts"] = await _fonts_drawn(cdp, CHART_SVG + " text")
             if axe_options is not None:
-                await page.add_script_tag(path=str(AXE))
-                result["axe"] = await page.evaluate(AXE_SCRIPT, axe_options)
-                result["axe_version"] = await page.evaluate("axe.version")
+                # The bundled release, then the current one from the npm registry in its place.
+                result["axe"], result["axe_versions"] = [], []
+                for script in (axe_bundled(), AXE):
+                    await page.add_script_tag(path=str(script))
+                    result["axe"] += await page.evaluate(AXE_SCRIPT, axe_options)
+                    result["axe_versions"].append(await page.evaluate("axe.version"))
             if screenshots is not None:
                 await page.screenshot(path=screenshots / f"{key}-{DESKTOP['width']}.png")
             # The same page loaded on a phone (resizing instead would catch the theme's sidebars

@@ -300,6 +300,14 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
         except Exception:
             texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
             pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")
+        # A screen reader hears the new readout: its lines, in the polite live region beside the chart.
+        said = "([el, want]) => { const p = el.nextElementSibling; return !!p && p.getAttribute('aria-live') === 'polite'" \
+               " && want.every(w => p.textContent.includes(w)); }"
+        try:
+            page.wait_for_function(said, arg=[chart.element_handle(), want], timeout=3000)
+        except Exception:
+            pytest.fail(f"after {name} = {value}: the live region says "
+                        f"{chart.evaluate('el => el.nextElementSibling && el.nextElementSibling.outerHTML')!r}")
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -120,8 +120,21 @@ def first_paint(svg: str) -> str:
     return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
 
 
+# A calculator's readout, said again to a screen reader whenever a control changes it: its lines, in
+# a polite live region beside the chart (.readout-said, book.css), once Vega has drawn them.
+_ANNOUNCE_JS = (
+    " var said = document.createElement('p'); said.className = 'readout-said'; said.setAttribute('aria-live', 'polite');"
+    " el.after(said); var say = function () { said.textContent = Array.from("
+    "el.querySelectorAll('g.mark-text.role-mark text'), function (t) { return t.textContent; }).join(' '); };"
+    " if (result && result.view) { %s.forEach(function (name) { result.view.addSignalListener(name, function () {"
+    " result.view.runAsync().then(say); }); }); }"
+)
+
+
 def offline_renderer(spec: dict, **_) -> dict:
     lang = spec.get("usermeta", {}).get("lang", "en")
+    controls = [p["name"] for p in spec.get("params", []) if "bind" in p]
+    announce = _ANNOUNCE_JS % json.dumps(controls) if spec.get("usermeta", {}).get("readout") else ""
     # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
     live = {k: v for k, v in spec.items() if k != "description"}
     text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -135,10 +148,10 @@ def offline_renderer(spec: dict, **_) -> dict:
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
         # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
         f" if (el && window.vegaEmbed) {{ var draw = function () {{ return window.vegaEmbed(el, {text}, {options}); }};"
-        f" {fonts.LOADED_JS}.then(draw, draw).then(function () {{"
+        f" {fonts.LOADED_JS}.then(draw, draw).then(function (result) {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
-        f" fit(); window.addEventListener('resize', fit); }}); }} }})();</script>"
+        f" fit(); window.addEventListener('resize', fit);{announce} }}); }} }})();</script>"
     )
     return {"text/html": html}
 
@@ -551,7 +564,7 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     ).add_params(*params).properties(
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
-        usermeta={"lang": lang, **({"react": react} if react else {})},
+        usermeta={"lang": lang, "readout": True, **({"react": react} if react else {})},
     )
     return readable(chart, title_size=14)
 
