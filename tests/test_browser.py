@@ -192,6 +192,16 @@ def test_the_language_switch_lands_on_the_same_page(tab, base, lang):
     page.click(f'.language-switch a[hreflang="{other}"]')
     page.wait_for_load_state("load")
     assert page.url.endswith(f"/{other}/article1.html#a1-opt-cost"), page.url
+    # From a section, whose id is its title in the page's language, to the same section in the other.
+    sections = "els => els.map(e => e.id)"
+    here = _open(tab, base, f"{lang}/costs.html").eval_on_selector_all("article section[id]", sections)
+    page = _open(tab, base, f"{lang}/costs.html#{here[7]}")
+    page.click(f'.language-switch a[hreflang="{other}"]')
+    page.wait_for_load_state("load")
+    there = page.eval_on_selector_all("article section[id]", sections)
+    assert len(there) == len(here) and page.url.endswith(f"/{other}/costs.html#{there[7]}"), (page.url, there)
+    top = page.evaluate(f"document.getElementById({there[7]!r}).getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"] / 2, f"{there[7]} is at {top} px, not in view"
 
 
 def _contrast(foreground: str, background: str) -> float:

@@ -296,9 +296,9 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 
     own = languages[here]
-    # Each link keeps the reader's place (the page's #anchor): a card's anchor is its claim's id in both languages.
+    # Each link keeps the reader's place (the page's #anchor, SWITCH_JS).
     others = " · ".join(
-        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}" onclick="this.hash = location.hash">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
+        f'<a href="{up}{lang}/{pagename}.html" hreflang="{lang}" lang="{lang}" onclick="bookKeepPlace(this)">{html.escape(own["switch"] if len(languages) == 2 else entry["name"])}</a>'
         for lang, entry in languages.items()
         if lang != here
     )
@@ -309,8 +309,25 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         context["body"] = bar + context["body"]
 
 
+# The language switch keeps the reader's place. A card's anchor is its claim's id in both languages;
+# a section's is its title's, in its language, so a section travels by its place among the page's
+# sections (the two languages' pages have the same sections, in order: tests/test_parity.py), as
+# #section-N, which the other page turns back into its own section's id.
+SWITCH_JS = """function bookKeepPlace(link) {
+  var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  var at = Array.prototype.indexOf.call(document.querySelectorAll("article section[id]"), target);
+  link.hash = at >= 0 ? "section-" + at : location.hash;
+}
+document.addEventListener("DOMContentLoaded", function () {
+  var place = /^#section-(\\d+)$/.exec(location.hash);
+  var section = place && document.querySelectorAll("article section[id]")[Number(place[1])];
+  if (section) { history.replaceState(null, "", "#" + section.id); section.scrollIntoView(); }
+});"""
+
+
 def setup(app: Sphinx) -> dict:
     app.add_config_value("book_site_url", "", "html", types=[str])
+    app.add_js_file(None, body=SWITCH_JS)
     app.connect("config-inited", on_config_inited, priority=100)
     app.connect("config-inited", binder_tag, priority=101)
     app.connect("builder-inited", on_builder_inited)
