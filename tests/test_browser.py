@@ -204,6 +204,25 @@ def test_the_language_switch_lands_on_the_same_page(tab, base, lang):
     assert 0 <= top < page.viewport_size["height"] / 2, f"{there[7]} is at {top} px, not in view"
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_card_s_link_gives_its_address_and_copies_it(tab, base, lang):
+    """The link at a card's foot puts the card's address in the address bar and, where the page may
+    write to the clipboard, copies it, and the card says so in the page's language."""
+    from lib.core.words import words
+
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page = _open(tab, base, f"{lang}/article1.html")
+    link = page.locator("#a1-opt-cost .claim-link a")
+    assert link.inner_text() == words(lang)["card"]["link"]
+    link.click()
+    page.wait_for_function("() => location.hash === '#a1-opt-cost'", timeout=3000)
+    said = page.locator("#a1-opt-cost .claim-link-said")
+    said.wait_for(state="attached")
+    page.wait_for_function("el => el.textContent !== ''", arg=said.element_handle(), timeout=3000)
+    assert said.inner_text() == words(lang)["card"]["copied"]
+    assert page.evaluate("navigator.clipboard.readText()") == f"{base}/{lang}/article1.html#a1-opt-cost"
+
+
 def _contrast(foreground: str, background: str) -> float:
     """WCAG contrast ratio of two CSS rgb()/rgba() colours."""
     def luminance(css: str) -> float:

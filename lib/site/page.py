@@ -96,7 +96,11 @@ def card(checked: Checked, lang: str) -> str:
     body += [f'<details class="claim-details"><summary>{w["details"]}</summary>', ""]
     for part in details(checked, lang):
         body += [part, ""]
-    body += ["</details>", ":::"]
+    body += ["</details>", ""]
+    # Its address: following the link puts it in the address bar; book/_ext/cardlinks.py copies it too.
+    body += [f'<p class="claim-link"><a href="#{anchor(claim.id)}" aria-label="{w["link"]}: {claim.id}"'
+             f' data-copied="{w["copied"]}">{w["link"]}</a> <span class="claim-link-said" aria-live="polite"></span></p>',
+             "", ":::"]
     return "\n".join(body)
 
 
