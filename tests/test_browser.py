@@ -107,6 +107,27 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_every_table_reads_as_cards_on_a_phone(tab, base, lang):
+    """On a 390 px phone no table of the chapters, the ledger or the method page scrolls sideways:
+    each row is a card, each cell after the first named by its column's header."""
+    check = """() => [...document.querySelectorAll('article table')].map(t => ({
+        wide: t.scrollWidth > t.parentElement.clientWidth + 1 || [...t.querySelectorAll('td')].some(td => td.scrollWidth > td.clientWidth + 1),
+        named: [...t.tBodies[0].rows].every(r => [...r.cells].every((td, i) =>
+                    td.dataset.label === t.tHead.rows[0].cells[Math.min(i, t.tHead.rows[0].cells.length - 1)].textContent.trim())),
+        said: getComputedStyle(t.tBodies[0].rows[0].cells[1], '::before').content}))"""
+    seen = {}
+    for name in ("costs", "budget", "method", "ledger"):
+        tab.open(f"{base}/{lang}/{name}.html", PHONE)
+        seen[name] = tab.page.evaluate(check)
+    assert all(seen.values()), f"a page has no table: {seen}"
+    for name, tables in seen.items():
+        for n, table in enumerate(tables):
+            assert not table["wide"], f"{lang}/{name}: table {n + 1} is wider than the phone"
+            assert table["named"], f"{lang}/{name}: table {n + 1} has cells not named by their column"
+            assert table["said"] not in ("none", "normal", ""), f"{lang}/{name}: table {n + 1} does not show its names"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_card_opens_its_details_by_keyboard(tab, base, lang):
     """A card shows its lines; its details (a native <details>: no script) open from the keyboard."""
     page = _open(tab, base, f"{lang}/article1.html")

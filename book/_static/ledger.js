@@ -23,12 +23,6 @@ document.addEventListener("DOMContentLoaded", function () {
   var VERDICT = 1; // the verdict column
   var text = function (row, i) { return row.cells[i].textContent.trim(); };
 
-  // On a phone each row is a card (book.css): every cell shows its column's name.
-  var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
-  rows.forEach(function (row) {
-    Array.prototype.forEach.call(row.cells, function (td, i) { td.setAttribute("data-label", names[i]); });
-  });
-
   // Figure columns sort by the number behind the text ("5,7 millones de dólares" > "992 GPU").
   rows.forEach(function (row) {
     var values = data.values[text(row, 0)] || {};

@@ -1,0 +1,44 @@
+"""Every table of a page reflows on a phone as a stack of cards (book.css, table.reflow): each cell
+shows its column's name, so no figure needs sideways scrolling. The names are written into each
+body cell at build time (data-label, the text of its column's header), the ledger's among them."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from sphinx.application import Sphinx
+
+TABLE = re.compile(r"<table( class=\"([^\"]*)\")?([^>]*)>(.*?)</table>", re.S)
+HEADER = re.compile(r"<th\b[^>]*>(.*?)</th>", re.S)
+ROW = re.compile(r"<tr\b[^>]*>.*?</tr>", re.S)
+CELL = re.compile(r"<td\b")
+TAGS = re.compile(r"<[^>]+>")
+
+
+def _text(fragment: str) -> str:
+    return " ".join(html.unescape(TAGS.sub(" ", fragment)).split())
+
+
+def labelled(table: re.Match) -> str:
+    classes, rest, inner = table.group(2) or "", table.group(3), table.group(4)
+    head, _, body = inner.partition("</thead>")
+    names = [_text(cell) for cell in HEADER.findall(head)]
+    if not body or not names:
+        return table.group(0)  # no header row: nothing to name the cells by
+
+    def label_row(row: re.Match) -> str:
+        count = iter(range(len(names)))
+        return CELL.sub(lambda _: f'<td data-label="{html.escape(names[min(next(count), len(names) - 1)])}"', row.group(0))
+
+    return f'<table class="{(classes + " reflow").strip()}"{rest}>{head}</thead>{ROW.sub(label_row, body)}</table>'
+
+
+def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    if "<table" in context.get("body", ""):
+        context["body"] = TABLE.sub(labelled, context["body"])
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("html-page-context", on_page_context)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
