@@ -361,6 +361,50 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
+    """The memory calculator set from its address shows what lib computes for it; moving a control
+    writes the new value into the address; the language switch carries the state; a value its
+    widget could not hold is left out (the chapter's own stays), with no error."""
+    from lib.calculators.memory import LINES, SIGNALS, START_MODEL, START_PRECISION, readout
+    from lib.core.inputs import load_inputs
+
+    other = next(x for x in LANGS if x != lang)
+    state = {"model": "llama65b", "precision": "nf4", "rank": "64", "gpu": "48", "checkpointing": "true"}
+    query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
+    drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
+            " return want.every(w => t.includes(w)); }"
+
+    def shows(page, page_lang, model, precision, rank, gpu, checkpointing):
+        controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
+        want = [readout(model, precision, rank, gpu, page_lang, checkpointing=checkpointing)[key] for key in LINES]
+        chart = page.locator("div.vega-chart", has=controls["rank"])
+        try:
+            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
+        except Exception:
+            pytest.fail(f"{page.url}: want {want}, the page shows "
+                        f"{chart.locator('svg text').evaluate_all('els => els.map(e => e.textContent)')}")
+        assert [controls[n].input_value() for n in ("model", "precision", "rank", "gpu")] == \
+            [model, precision, str(int(rank)), str(int(gpu))]
+        assert controls["checkpointing"].is_checked() == checkpointing
+        return controls
+
+    page = _open(tab, base, f"{lang}/budget.html?{query}")
+    controls = shows(page, lang, "llama65b", "nf4", 64, 48, True)
+    controls["rank"].fill("16")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('mem_rank') === '16'", timeout=3000)
+    assert all(f"{SIGNALS[n]}={state[n]}" in page.url for n in ("model", "precision", "gpu", "checkpointing")), page.url
+    page.click(f'.language-switch a[hreflang="{other}"]')
+    page.wait_for_load_state("load")
+    assert f"/{other}/budget.html?" in page.url and "mem_rank=16" in page.url, page.url
+    shows(page, other, "llama65b", "nf4", 16, 48, True)
+
+    # What no widget could hold (a rank of -5, an unknown model, a checkbox of "maybe") is left out.
+    bad = f"{SIGNALS['rank']}=-5&{SIGNALS['model']}=gpt9&{SIGNALS['gpu']}=80&{SIGNALS['checkpointing']}=maybe"
+    page = _open(tab, base, f"{lang}/budget.html?{bad}")
+    shows(page, lang, START_MODEL, START_PRECISION, load_inputs().lora_rank, 80, False)
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
     then each control moves the readout (sliders and the chip menu) to what lib.chapters.compute and

@@ -1,7 +1,8 @@
 """Sphinx extension: what each page downloads, and no more.
 
 - The vendored Vega bundle (vega-bundle.js, ~0.9 MB: Vega, Vega-Lite and Vega-Embed, which make
-  the charts live: the price slider, tooltips) is added only to pages that hold a chart, and
+  the charts live: the price slider, tooltips) is added only to pages that hold a chart,
+  calculator.js (a calculator's state in the address) only to pages with a calculator, and
   ledger.js (the ledger's filter and sorting) only to the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
   book/_templates/static/webpack-macros.html) or a 156 KB web font and ~86 KB of CSS rules for
@@ -43,6 +44,8 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
         app.add_js_file("vega-bundle.js")
+        if "window.bookCalculator" in body:
+            app.add_js_file("calculator.js")
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). Vega-Embed
         # gives the box the chart's text alternative (its description) as aria-label.

@@ -309,7 +309,7 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         context["body"] = bar + context["body"]
 
 
-# The language switch keeps the reader's place. A card's anchor is its claim's id in both languages;
+# The language switch keeps the reader's place, and the calculators' state (the page's query). A card's anchor is its claim's id in both languages;
 # a section's is its title's, in its language, so a section travels by its place among the page's
 # sections (the two languages' pages have the same sections, in order: tests/test_parity.py), as
 # #section-N, which the other page turns back into its own section's id.
@@ -317,6 +317,7 @@ SWITCH_JS = """function bookKeepPlace(link) {
   var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
   var at = Array.prototype.indexOf.call(document.querySelectorAll("article section[id]"), target);
   link.hash = at >= 0 ? "section-" + at : location.hash;
+  link.search = location.search;  // a calculator's state (book/_static/calculator.js)
 }
 document.addEventListener("DOMContentLoaded", function () {
   var place = /^#section-(\\d+)$/.exec(location.hash);

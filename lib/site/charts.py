@@ -120,21 +120,17 @@ def first_paint(svg: str) -> str:
     return re.sub(r'="[^"]*"', lambda m: re.sub(r"(\d+\.\d)\d+", r"\1", m.group(0)), svg)
 
 
-# A calculator's readout, said again to a screen reader whenever a control changes it: its lines, in
-# a polite live region beside the chart (.readout-said, book.css), once Vega has drawn them.
-_ANNOUNCE_JS = (
-    " var said = document.createElement('p'); said.className = 'readout-said'; said.setAttribute('aria-live', 'polite');"
-    " el.after(said); var say = function () { said.textContent = Array.from("
-    "el.querySelectorAll('g.mark-text.role-mark text'), function (t) { return t.textContent; }).join(' '); };"
-    " if (result && result.view) { %s.forEach(function (name) { result.view.addSignalListener(name, function () {"
-    " result.view.runAsync().then(say); }); }); }"
-)
-
-
 def offline_renderer(spec: dict, **_) -> dict:
     lang = spec.get("usermeta", {}).get("lang", "en")
-    controls = [p["name"] for p in spec.get("params", []) if "bind" in p]
-    announce = _ANNOUNCE_JS % json.dumps(controls) if spec.get("usermeta", {}).get("readout") else ""
+    calculator = ""
+    if spec.get("usermeta", {}).get("readout"):
+        # Its state in the page's address, its readout said again (book/_static/calculator.js): the
+        # controls that others follow (a calculator's run or model) come first.
+        followed = set(spec["usermeta"].get("react", {}).values())
+        controls = sorted(([p["name"], p["bind"]] for p in spec.get("params", []) if "bind" in p),
+                          key=lambda control: control[0] not in followed)
+        calculator = (" if (result && result.view && window.bookCalculator)"
+                      f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)}); }}")
     # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
     live = {k: v for k, v in spec.items() if k != "description"}
     text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -151,7 +147,7 @@ def offline_renderer(spec: dict, **_) -> dict:
         f" {fonts.LOADED_JS}.then(draw, draw).then(function (result) {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
-        f" fit(); window.addEventListener('resize', fit);{announce} }}); }} }})();</script>"
+        f" fit(); window.addEventListener('resize', fit);{calculator} }}); }} }})();</script>"
     )
     return {"text/html": html}
 
