@@ -59,7 +59,8 @@ def pytest_collection_finish(session) -> None:
     except FileExistsError:
         return  # another test process started it
     command = [sys.executable, "-m", "tests.site_job", str(folder)] + (["--crawl"] if "visits" in needed else [])
-    job = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    with open(folder / "job.log", "wb") as log:  # what the job prints (a crash's traceback)
+        job = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     (folder / "job.pid").write_text(str(job.pid))
     JOB.append(job)
 
@@ -92,12 +93,28 @@ def pytest_sessionfinish(session) -> None:
 JOB: list = []
 
 
+def _job_ended(folder: Path) -> bool:
+    """Whether the site job's process has ended (a zombie, not yet reaped by the test process that
+    started it, has ended too). Linux's /proc; elsewhere it is taken to be running."""
+    try:
+        stat = Path(f"/proc/{int((folder / 'job.pid').read_text())}/stat").read_text()
+    except FileNotFoundError:
+        return Path("/proc/self").exists()
+    except (OSError, ValueError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
 def wait_for(path: Path, what: str, timeout: float = 900) -> Path:
-    """`path`, once the site job has written it."""
+    """`path`, once the site job has written it; a failure, with the job's last words, if the job
+    ended without writing it or did not write it in time."""
     deadline = time.monotonic() + timeout
     while not path.exists():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} did not finish in {timeout:.0f} s ({path} missing)")
+        ended = _job_ended(path.parent)
+        if (ended and not path.exists()) or time.monotonic() > deadline:
+            log = path.parent / "job.log"
+            words = log.read_text(errors="replace")[-5000:] if log.exists() else ""
+            pytest.fail(f"{what} {'ended' if ended else f'did not finish in {timeout:.0f} s'} without {path.name}:\n{words}")
         time.sleep(0.2)
     return path
 

@@ -34,8 +34,12 @@ def crawl(folder: Path, built: bool) -> None:
         box = {"result": crawl_site(folder / "html")}
     except BaseException as error:  # noqa: BLE001 - handed to the tests that read the crawl
         box = {"error": error}
+    try:
+        data = pickle.dumps(box)
+    except Exception:  # noqa: BLE001 - an error that does not pickle (Playwright's) is handed on as text
+        data = pickle.dumps({"error": RuntimeError(f"the crawl failed: {box.get('error')!r}")})
     partial = folder / "crawl.partial"
-    partial.write_bytes(pickle.dumps(box))
+    partial.write_bytes(data)
     partial.rename(folder / "crawl.pickle")  # whole, or not there
 
 
