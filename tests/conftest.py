@@ -2,6 +2,7 @@ import contextlib
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,7 +61,8 @@ def pytest_collection_finish(session) -> None:
         return  # another test process started it
     command = [sys.executable, "-m", "tests.site_job", str(folder)] + (["--crawl"] if "visits" in needed else [])
     with open(folder / "job.log", "wb") as log:  # what the job prints (a crash's traceback)
-        job = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        # A process group of its own: stopping it stops its browser too (pytest_sessionfinish).
+        job = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     (folder / "job.pid").write_text(str(job.pid))
     JOB.append(job)
 
@@ -82,12 +84,17 @@ def pytest_terminal_summary(terminalreporter) -> None:
 
 
 def pytest_sessionfinish(session) -> None:
-    for job in JOB:  # the process that started the job stops it if the tests ended first
-        if job.poll() is None:
-            job.kill()
+    """Once every test process is done (pytest itself, or pytest-xdist's controller, which ends
+    last), the site job stops if it still runs (the tests ended first), and its folder goes. A test
+    process that runs out of work leaves the job alone: another one may still be reading the crawl."""
+    if hasattr(session.config, "workerinput"):
+        return
+    folder = site_folder()
+    with contextlib.suppress(OSError, ValueError):
+        os.killpg(int((folder / "job.pid").read_text()), signal.SIGKILL)
+    for job in JOB:
         job.wait()
-    if not hasattr(session.config, "workerinput"):  # all test processes are done
-        shutil.rmtree(site_folder(), ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 JOB: list = []
