@@ -350,6 +350,11 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
         except Exception:
             texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
             pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")
+        # Every line within the chart: none runs past its box, on a phone or elsewhere.
+        over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
+                              " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
+                              ".filter(t => t.getBoundingClientRect().right > box.right).map(t => t.textContent); }")
+        assert not over, f"after {name} = {value}: lines run past the readout: {over}"
         # A screen reader hears the new readout: its lines, in the polite live region beside the chart.
         said = "([el, want]) => { const p = el.nextElementSibling; return !!p && p.getAttribute('aria-live') === 'polite'" \
                " && want.every(w => p.textContent.includes(w)); }"
