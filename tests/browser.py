@@ -140,6 +140,8 @@ class Tab:
 AXE_SCRIPT = "options => axe.run(document, options).then(r => r.violations)"
 # axe-core's current release, from the npm registry (package.json; `make test` installs it).
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
+                 ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
 
 def axe_bundled() -> Path:
@@ -147,8 +149,6 @@ def axe_bundled() -> Path:
     from axe_playwright_python import sync_playwright as axe_module
 
     return Path(axe_module.__file__).parent / "axe.min.js"
-WEIGHT_SCRIPT = ("performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
-                 ".reduce((sum, e) => sum + e.decodedBodySize, 0)")
 
 
 CHART_SVG = "div.vega-chart > svg"

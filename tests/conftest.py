@@ -104,10 +104,14 @@ def _job_ended(folder: Path) -> bool:
     """Whether the site job's process has ended (a zombie, not yet reaped by the test process that
     started it, has ended too). Linux's /proc; elsewhere it is taken to be running."""
     try:
-        stat = Path(f"/proc/{int((folder / 'job.pid').read_text())}/stat").read_text()
-    except FileNotFoundError:
-        return Path("/proc/self").exists()
+        pid = int((folder / "job.pid").read_text())
     except (OSError, ValueError):
+        return False  # not started yet (the test process that starts it writes its pid next)
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return Path("/proc/self").exists()  # no such process, where /proc lists them
+    except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 

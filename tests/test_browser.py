@@ -55,6 +55,18 @@ def _ids(page) -> list[str]:
     return page.eval_on_selector_all("table.ledger tbody tr:not([hidden])", "rows => rows.map(r => r.cells[0].textContent.trim())")
 
 
+DRAWN = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent); return want.every(w => t.includes(w)); }"
+
+
+def _readout_shows(page, chart, want: list[str], what: str) -> None:
+    """Wait (no longer than needed) for Vega to redraw a calculator's readout with every line of `want`."""
+    try:
+        page.wait_for_function(DRAWN, arg=[chart.element_handle(), want], timeout=3000)
+    except Exception:
+        texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+        pytest.fail(f"after {what}: want {want}, the page shows {texts}")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_ledger_filters_by_verdict(tab, base, lang):
     page = _open(tab, base, f"{lang}/ledger.html")
@@ -291,16 +303,9 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
     assert all(s.count() == 1 for s in sliders.values()), "the calculator's sliders are missing"
     chart = page.locator("div.vega-chart", has=sliders["gpus"])
     run = chart.locator(f'select[name="{PRESET_SIGNAL}"]')
-    drawn = ("([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);"
-             " return want.every(w => t.includes(w)); }")
 
     def readout_is(values, what) -> None:
-        want = rental_readout(lang, *values, run.input_value())
-        try:
-            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
-        except Exception:
-            texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
-            pytest.fail(f"after {what}: want {want}, the page shows {texts}")
+        _readout_shows(page, chart, rental_readout(lang, *values, run.input_value()), what)
 
     for name, value in (("gpus", "1000"), ("days", "30"), ("price", "2.5")):
         sliders[name].fill(value)
@@ -342,14 +347,7 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
         assert (checkpointing if name == "checkpointing" else values[name]) == value
         want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang,
                         checkpointing=checkpointing)[key] for key in LINES]
-        # Wait (no longer than needed) for Vega to redraw the readout with every expected line.
-        drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
-                " return want.every(w => t.includes(w)); }"
-        try:
-            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
-        except Exception:
-            texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
-            pytest.fail(f"after {name} = {value}: want {want}, the page shows {texts}")
+        _readout_shows(page, chart, want, f"{name} = {value}")
         # Every line within the chart: none runs past its box, on a phone or elsewhere.
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
                               " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
@@ -376,18 +374,12 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     other = next(x for x in LANGS if x != lang)
     state = {"model": "llama65b", "precision": "nf4", "rank": "64", "gpu": "48", "checkpointing": "true"}
     query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
-    drawn = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent);" \
-            " return want.every(w => t.includes(w)); }"
 
     def shows(page, page_lang, model, precision, rank, gpu, checkpointing):
         controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
         want = [readout(model, precision, rank, gpu, page_lang, checkpointing=checkpointing)[key] for key in LINES]
         chart = page.locator("div.vega-chart", has=controls["rank"])
-        try:
-            page.wait_for_function(drawn, arg=[chart.element_handle(), want], timeout=3000)
-        except Exception:
-            pytest.fail(f"{page.url}: want {want}, the page shows "
-                        f"{chart.locator('svg text').evaluate_all('els => els.map(e => e.textContent)')}")
+        _readout_shows(page, chart, want, f"opening {page.url}")
         assert [controls[n].input_value() for n in ("model", "precision", "rank", "gpu")] == \
             [model, precision, str(int(rank)), str(int(gpu))]
         assert controls["checkpointing"].is_checked() == checkpointing

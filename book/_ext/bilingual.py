@@ -309,10 +309,11 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         context["body"] = bar + context["body"]
 
 
-# The language switch keeps the reader's place, and the calculators' state (the page's query). A card's anchor is its claim's id in both languages;
-# a section's is its title's, in its language, so a section travels by its place among the page's
-# sections (the two languages' pages have the same sections, in order: tests/test_parity.py), as
-# #section-N, which the other page turns back into its own section's id.
+# The language switch keeps the reader's place, and the calculators' state (the page's query). A
+# card's anchor is its claim's id in both languages; a section's is its title's, in its language,
+# so a section travels by its place among the page's sections (the two languages' pages have the
+# same sections, in order: tests/test_parity.py), as #section-N, which the other page turns back
+# into its own section's id.
 SWITCH_JS = """function bookKeepPlace(link) {
   var target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
   var at = Array.prototype.indexOf.call(document.querySelectorAll("article section[id]"), target);

@@ -10,7 +10,7 @@
    left out, and the control keeps the chapter's. Moving a control writes its value back. */
 window.bookCalculator = function (box, view, controls) {
   var said = document.createElement("p");
-  said.className = "readout-said";
+  said.className = "visually-hidden";  // the theme's: out of sight, not out of hearing
   said.setAttribute("aria-live", "polite");
   box.after(said);
   function say() {
