@@ -36,7 +36,7 @@ def test_a_source_s_words_read_in_the_page_language_with_the_original_quoted():
     words = Figure.quoting("en", "lowering the learning rate", "restarting from an earlier checkpoint")
     assert phrases.shown(words, "es") == (
         "bajar la tasa de aprendizaje y reiniciar desde un punto de control anterior (en el original, "
-        '<q lang="en">lowering the learning rate</q> y <q lang="en">restarting from an earlier checkpoint</q>)')
+        '<q lang="en">lowering the learning rate and restarting from an earlier checkpoint</q>)')
     assert phrases.shown(words, "en") == "lowering the learning rate and restarting from an earlier checkpoint"
     assert phrases.shown(Figure.quoting("en", "Microsoft"), "es") == "Microsoft"  # a name needs no original
 
@@ -56,7 +56,7 @@ def test_the_article_s_words_are_quoted_once():
      "de 1.000 a menos de 1 millón de veces", "1,000 to under 1 million times"),
     (Figure(low=100, high=1000, high_open=True, unit="GPU"), "de 100 a menos de 1.000 GPU", "100 to under 1,000 GPUs"),
     (Figure(low=1e8, high=1e9, high_open=True, unit="USD", decimals=1),
-     "de 100 millones a menos de 1.000 millones de dólares", "$100 million to under $1 billion"),
+     "de 100 a menos de 1.000 millones de dólares", "$100 million to under $1 billion"),
     (Figure.of(256_347, "GPU-hour", compact=True, decimals=0), "256.000 horas-GPU", "256,000 GPU-hours"),
     (Figure.of(992, "GPU", qualifier="H100"), "992 GPU H100", "992 H100 GPUs"),
     (Figure.between(0.0121, 0.1023, "fraction", decimals=0), "1–10\u00a0%", "1–10%"),
@@ -73,11 +73,13 @@ def test_figures_read_as_each_language_writes_them(figure, es, en):
     ("A1-opt-gpu-hours", "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
     ("A1-three-scales", "1 orden de magnitud más que las fuentes", "1 order of magnitude more than the sources give"),
     ("A2-llama-cost", "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
-    ("A1-opt-year", "la cifra cabe en la de las fuentes; difiere en fecha",
-     "the figure is within the sources'; it differs in date"),
-    ("A2-mosaic", "las fuentes cumplen la cota; difiere en alcance", "the sources meet the bound; it differs in scope"),
-    ("A1-budget-full-ft-partial", "el presupuesto paga 13,8 veces el más caro de los tres ajustes",
-     "the budget pays 13.8 times over for the dearest of the three"),
+    ("A1-opt-year", "la cifra cabe en la de las fuentes, pero difieren en fecha",
+     "the figure is within the sources', but the two differ in date"),
+    ("A2-mosaic", "las fuentes cumplen la cota, pero difieren en alcance",
+     "the sources meet the bound, but the two differ in scope"),
+    ("A1-budget-full-ft-partial", "el presupuesto cubre 13,8 veces el ajuste fino completo del más caro de los tres "
+     "modelos del capítulo (GPT-2, LLaMA 7B y LLaMA 65B)", "the budget covers 13.8 times over the full fine-tuning of "
+     "the dearest of the chapter's three models (GPT-2, LLaMA 7B and LLaMA 65B)"),
 ])
 def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, es, en):
     checked = CHECKED[claim_id]

@@ -14,6 +14,11 @@ output, anything preformatted). In that text:
   list of each language's words that the other does not write; code is not a language, and the
   titles of works as they were published are names, but a title the book wrote itself (`title_es`
   and `title` in the .bib) is in the page's language;
+- a marked quote in the other language comes with the page's: its translation just before it
+  (“translation” (original)), just after it (original (translation), original, that is, …), or it
+  is one of the originals of words the page has just written ("… (in the original, …)"); a quote
+  with no word of the other language (a name, a figure) reads the same in both;
+- no two sources are cited by the same words ("OpenAI, 2025" for two of them);
 - no number is in bold but in a chapter's findings (bold marks a finding: a verdict, a result);
 - every chapter opens with its findings: a MyST `:::{div} findings` block before its first section;
 - every term of the glossary (Sphinx's `glossary` directive) is linked (a `{term}` role) at its
@@ -211,6 +216,49 @@ def foreign_words(page: Page) -> list[str]:
             for word in WORD.findall(LATIN.sub(" ", block.words)) if word.casefold() in FOREIGN[page.lang]]
 
 
+# Where a marked quote's translation is: the words the page writes just before or just after it.
+TRANSLATED_BEFORE = re.compile(r"[”»]\s*\(\s*$")
+ORIGINALS = {"es": re.compile(r"\(en el original,[^()]*$"), "en": re.compile(r"\(in the original,[^()]*$")}
+TRANSLATED_AFTER = {"es": re.compile(r"^\s*(?:\(|, es decir,)"), "en": re.compile(r"^\s*(?:\(|, that is,)")}
+
+
+def untranslated_quotes(page: Page) -> list[str]:
+    """Quotes in the other language, outside the names of works, with no translation beside them."""
+    found = []
+    for q in page.article.find_all("q", lang=True):
+        if q["lang"] == page.lang or q.find_parent(class_=list(CITATION)) or q.find_parent("q"):
+            continue
+        if not any(w.casefold() in FOREIGN[page.lang] for w in WORD.findall(LATIN.sub(" ", q.get_text()))):
+            continue
+        block = q.find_parent(BLOCKS)
+        text = [str(s) for s in block.find_all(string=True)] if block else []
+        inside = [str(s) for s in q.find_all(string=True)]
+        start = next(n for n in range(len(text)) if text[n:n + len(inside)] == inside)
+        before, after = "".join(text[:start]), "".join(text[start + len(inside):])
+        if not (TRANSLATED_BEFORE.search(before) or ORIGINALS[page.lang].search(before)
+                or TRANSLATED_AFTER[page.lang].search(after)):
+            found.append(f"“{q.get_text()[:60]}” (in “{before[-60:]}…{after[:30]}”)")
+    return found
+
+
+def ambiguous_citations(page: Page) -> list[str]:
+    """In-text citations that read the same but point at different entries of the references: a
+    parenthetical one's link holds author and year ("[OpenAI, 2025]"), a textual one's, the year
+    alone ("Soldaini et al. [2024]")."""
+    targets: dict[str, set[str]] = {}
+    for citation in page.article.select(".bibtex-citation"):
+        before = ""  # the citation's text up to here
+        for node in citation.descendants:
+            if isinstance(node, NavigableString):
+                before += str(node)
+            elif node.name == "a" and "references.html#" in node.get("href", ""):
+                # A textual citation's author: the words before the bracket that holds its link.
+                author = re.split(r"[][,]", before.rstrip(" [")).pop().strip() if before.rstrip().endswith("[") else ""
+                said = re.sub(r"\s+", " ", f"{author} {node.get_text(' ', strip=True)}").strip()
+                targets.setdefault(said, set()).add(node["href"])
+    return [f"{text} ({len(hrefs)} sources)" for text, hrefs in targets.items() if len(hrefs) > 1]
+
+
 def bold_numbers(page: Page) -> list[str]:
     """Numbers in bold outside the findings block and the cards' titles (their verdicts)."""
     return [b.get_text(" ", strip=True) for b in page.article.select("strong, b")
@@ -310,6 +358,18 @@ def test_no_word_of_the_other_language_outside_marked_quotes(built_site, lang, n
 
 
 @pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_every_quote_in_the_other_language_is_translated(built_site, lang, name):
+    found = untranslated_quotes(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: quotes with no translation beside them: {found[:6]}"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
+def test_no_two_sources_are_cited_alike(built_site, lang, name):
+    found = ambiguous_citations(read(built_site, lang, name))
+    assert not found, f"{lang}/{name}: one citation for several sources: {found}"
+
+
+@pytest.mark.parametrize("lang, name", PAGE_IDS)
 def test_no_number_in_bold_but_in_the_findings(built_site, lang, name):
     found = bold_numbers(read(built_site, lang, name))
     assert not found, f"{lang}/{name}: numbers in bold that mark no finding: {found}"
@@ -400,6 +460,26 @@ def test_the_checks_catch_what_they_must():
     assert not foreign_words(planted('<p>The article: <q lang="es">ronda los tres billones</q>, Hu et al.</p>', "en"))
     assert not foreign_words(planted('<p><span class="bibtex-citation">[Microsoft Built an Expensive '
                                      'Supercomputer to Power OpenAI’s ChatGPT, 2023]</span></p>'))
+    # A quote in the other language with no translation beside it (a mismatch's words on an English page).
+    assert untranslated_quotes(planted('<p>Hardware: the article does its sum with the H100 (<q lang="es">una GPU '
+                                       'H100 se alquila</q>); the sources, with the A100.</p>', "en"))
+    assert untranslated_quotes(planted('<p>Lo dice así: <q lang="en">A number of mid-flight changes to LR</q>.</p>'))
+    assert not untranslated_quotes(planted('<p>in its words “an H100 GPU rents” (<q lang="es">una GPU H100 se '
+                                           'alquila</q>)</p>', "en"))
+    assert not untranslated_quotes(planted('<p>bajar la tasa (en el original, <q lang="en">lowering the rate</q> y '
+                                           '<q lang="en">restarting from a checkpoint</q>)</p>'))
+    assert not untranslated_quotes(planted('<p>rinde <q lang="en">on-par or better</q> (igual o mejor)</p>'))
+    assert not untranslated_quotes(planted('<p>The article says: <q lang="es">(Hu et al., Microsoft, 2021)</q></p>',
+                                           "en"))
+    # Two sources cited alike, and the same source cited twice.
+    cite = '<a class="reference internal" href="references.html#{}">OpenAI, 2025</a>'
+    span = '<span class="bibtex-citation">[{}]</span>'
+    assert ambiguous_citations(planted(f"<p>{span.format(cite.format('id14') + ', ' + cite.format('id13'))}</p>")) == [
+        "OpenAI, 2025 (2 sources)"]
+    once = span.format(cite.format("id14"))
+    assert not ambiguous_citations(planted(f"<p>{once}; {once}</p>"))
+    year = '<span class="bibtex-citation">{} [<a href="references.html#{}">2024</a>]</span>'
+    assert not ambiguous_citations(planted(f"<p>{year.format('Soldaini', 'id2')}, {year.format('Cottier', 'id3')}</p>"))
     # A number in bold, but not in the findings.
     assert bold_numbers(planted("<p><strong>Dice el artículo:</strong> <strong>5,7 millones</strong></p>")) == [
         "5,7 millones"]

@@ -222,15 +222,32 @@ def named_by_what_they_show(page: str) -> str:
 def on_bibdata_ready(app: Sphinx) -> None:
     """A source with no year reads "n.d." in sphinxcontrib-bibtex's author-year citations, a word
     of its own template: the language's own words take its place ("s. f." in Spanish). And the
-    title a citation names a source by is the page language's (title_<lang>)."""
+    title a citation names a source by is the page language's (title_<lang>). Sources of one author
+    and one year read 2025a, 2025b (`distinct_years`)."""
     lang = app.config.language
     no_date = _languages(app.config)[lang]["references"]["no_date"]
-    for entry in app.env.get_domain("cite").bibdata.data.entries.values():
+    entries = app.env.get_domain("cite").bibdata.data.entries.values()
+    for entry in entries:
         entry.fields.setdefault("year", no_date)
         # A citation of a source with no author names it by its title: the book's title for it, in
         # the page's language, with its dates as the language writes them.
         if f"title_{lang}" in entry.fields or "title" in entry.fields:
             entry.fields["title"] = localized_fields(entry.fields, lang)["title"]
+    distinct_years(entries, no_date)
+
+
+def distinct_years(entries, no_date: str) -> None:
+    """Sources of one author (or one title, for those with none) and one year, told apart as the
+    author-year convention does: a letter after the year, in the order of their titles ("OpenAI,
+    2025a"; "n.d.-a"), in the citations and in the list of references alike."""
+    groups: dict[tuple, list] = {}
+    for entry in entries:
+        who = tuple(str(person) for person in entry.persons.get("author", ())) or (entry.fields.get("title"),)
+        groups.setdefault((who, entry.fields["year"]), []).append(entry)
+    for (_, year), same in groups.items():
+        if len(same) > 1:
+            for letter, entry in zip("abcdefghijklmnopqrstuvwxyz", sorted(same, key=lambda e: e.fields.get("title", ""))):
+                entry.fields["year"] = f"{year}-{letter}" if year == no_date else f"{year}{letter}"
 
 
 def description(doctree, fallback: str) -> str:

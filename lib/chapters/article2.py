@@ -277,10 +277,11 @@ def mosaic(i, c):
 
 
 def home_figures(i) -> dict[str, Figure]:
-    """The closing section's figures: LLaMA 65B's final run (Table 15) on one A100 and on one
+    """The closing section's figures: LLaMA 65B's final run (Table 15), its GPU-hours, on one A100 and on one
     eight-GPU DGX A100 node, and MosaicML's estimate in monthly fees of a DGX Cloud node."""
     hours_per_year = compute.HOURS_PER_MONTH * 12  # the cloud convention: 8,760 hours a year
     return {
+        "gpu_hours": Figure.of(i.llama_65b_gpu_hours, "count"),  # the number alone, before its linked unit
         "one_gpu_years": Figure.of(i.llama_65b_gpu_hours / hours_per_year, "year"),
         "node_years": Figure.of(i.llama_65b_gpu_hours / i.dgx_a100_gpus / hours_per_year, "year"),
         "mosaic_fees": Figure.of(i.mosaic_cost / i.dgx_cloud_price_month, "count"),

@@ -14,6 +14,7 @@ import datetime as dt
 
 from lib.chapters import epoch
 from lib.core.claims import Checked, Claim, Recomputed, judge
+from lib.core.distance import furthest_first
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 
@@ -148,7 +149,8 @@ class Row:
 
 
 def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> list[Row]:
-    """The articles' cost figures (with their article verdicts), then every publication."""
+    """The articles' cost figures (with their article verdicts), then every publication; those
+    furthest from their sources first (lib.core.distance), the rest in that order."""
     from lib.chapters.verdicts import check_all
 
     i = load_inputs() if i is None else i
@@ -162,7 +164,8 @@ def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> 
         rows.append(Row(claim_id, f"article{c.claim.article}", run, c, "article_sum" if own else "article_unstated", own))
     for p, c in zip(publications(data), check_publications(i, data)):
         rows.append(Row(p.id, p.publisher, p.run, c, p.method or p.reason, c.result.sourced))
-    return rows
+    rank = {c.claim.id: n for n, (c, _) in enumerate(furthest_first([r.checked for r in rows]))}
+    return sorted(rows, key=lambda r: rank.get(r.checked.claim.id, len(rank)))
 
 
 def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]:

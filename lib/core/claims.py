@@ -53,12 +53,13 @@ class RegistryError(ValueError):
 @dataclasses.dataclass(frozen=True)
 class Mismatch:
     """A recorded difference between what the article's words assert (`article`, in
-    `words`, verbatim in the article) and what the sources give (the recomputed fact
-    named `fact`). It counts only while the two differ."""
+    `words`, verbatim in the article; `words_en`, their translation) and what the sources
+    give (the recomputed fact named `fact`). It counts only while the two differ."""
 
     dimension: str
     article: str
     words: str
+    words_en: str
     fact: str
 
 
@@ -271,7 +272,7 @@ def _mismatches(claim_id: str, entries) -> tuple[Mismatch, ...]:
     for entry in entries:
         try:
             m = Mismatch(dimension=entry["dimension"], article=str(entry["article"]), words=entry["words"],
-                         fact=entry["fact"])
+                         words_en=entry["words_en"], fact=entry["fact"])
         except KeyError as exc:
             raise RegistryError(f"claim {claim_id}: a mismatch has no {exc.args[0]}") from None
         if m.dimension not in DIMENSIONS:

@@ -184,8 +184,9 @@ class Figure:
         return dataclasses.replace(self, low=value, high=value, low_open=False, high_open=False, decimals=decimals)
 
     def _without_unit(self, low: str, high: str, lang: str) -> str:
-        """The low end of an open range without the unit both ends share: "de 100 a menos de 1.000
-        GPU", "de 1 millón a menos de 1.000 millones de veces" (STYLE.md: one unit for a range)."""
+        """The low end of an open range without the unit both ends share, and without the word of
+        scale they share: "de 100 a menos de 1.000 GPU", "de 100 a menos de 1.000 millones de dólares",
+        "de 1 millón a menos de 1.000 millones de veces" (STYLE.md: one unit for a range)."""
         if self.unit in CURRENCIES:
             unit = words(lang)["currency"][self.unit] if fmt.locale(lang) == "es_ES" else ""
         else:
@@ -194,5 +195,8 @@ class Figure:
             unit = words(lang)["qualified"].format(unit=unit, qualifier=self.qualifier)
         if not unit or not (low.endswith(" " + unit) and high.endswith(" " + unit)):
             return low
-        low = low[: -len(unit)].rstrip()
-        return low[:-3] if low.endswith(" de") else low
+        low, high = (end[: -len(unit)].rstrip() for end in (low, high))
+        low, high = (end[:-3] if end.endswith(" de") else end for end in (low, high))
+        scale = low.rsplit(" ", 1)[-1]
+        shared = " " in low and not scale[0].isdigit() and high.endswith(" " + scale)
+        return low[: -len(scale)].rstrip() if shared else low

@@ -62,12 +62,11 @@ def fact(value: str, lang: str) -> str:
 
 def shown(figure: Figure, lang: str) -> str:
     """A figure as the page shows it in a sentence: a source's words in the page's language, with
-    the original quoted beside them when it is in another language."""
-    text = figure.format(lang)
-    if not figure.original or figure.original == lang or text == figure.format(figure.original):
+    the original quoted beside them, whole and in its own words, when it is in another language."""
+    text, original = figure.format(lang), figure.format(figure.original) if figure.original else ""
+    if not figure.original or figure.original == lang or text == original:
         return text
-    originals = join([quote(t, figure.original) for t in figure.items], lang)
-    return words(lang)["phrase"]["original"].format(text=text, original=originals)
+    return words(lang)["phrase"]["original"].format(text=text, original=quote(original, figure.original))
 
 
 ISO_IN_TEXT = re.compile(r"(?<![\w/.-])(\d{4})-(\d{2})-(\d{2})(?![\w/-])")

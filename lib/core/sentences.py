@@ -7,7 +7,7 @@ from __future__ import annotations
 from lib.core import fmt
 from lib.core.claims import Checked, Mismatch, render
 from lib.core.distance import Distance, distance, furthest_first
-from lib.core.phrases import article_quote, capital, contract, fact, join, plural, quote, shown
+from lib.core.phrases import article_quote, capital, contract, fact, join, plural, shown
 from lib.core.words import words
 
 VERDICTS = ("holds", "context", "wrong", "unverified")
@@ -19,14 +19,15 @@ def _shows(quoted: str, figure: str) -> bool:
 
 
 def stated(checked: Checked, lang: str) -> str:
-    """What the article says: its words, and the figure checked, unless the words hold it; for
-    vague words, the figure the book reads them as."""
+    """What the article says: its words, and the figure checked, unless the words hold it or are
+    the claim (words, not a figure: saying them again says nothing); for vague words, the figure the
+    book reads them as."""
     w, claim = words(lang)["card"], checked.claim
     words_ = article_quote(claim.quote, claim.quote_en, lang)
     figure = claim.stated.format(lang)
     if claim.reading:
         return w["stated_reading"].format(quote=words_, figure=figure)
-    if _shows(claim.quote if lang == "es" else claim.quote_en, figure):
+    if claim.stated.text is not None or _shows(claim.quote if lang == "es" else claim.quote_en, figure):
         return words_
     return w["stated_figure"].format(quote=words_, figure=figure)
 
@@ -39,10 +40,11 @@ def stated_cell(checked: Checked, lang: str) -> str:
 
 def sourced(checked: Checked, lang: str) -> tuple[str, str]:
     """The label and the value of what the sources give: the primary sources' figure, the
-    secondary ones' (for a claim they leave unverified), or none."""
+    secondary ones' (for a claim they leave unverified), or none (no figure, or, for a claim of
+    words, no such words)."""
     w, figure = words(lang)["card"], checked.result.sourced
     if figure is None:
-        return w["primary"], w["none"]
+        return w["primary"], w["none_text" if checked.claim.kind == "text" else "none"]
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
 
 
@@ -62,7 +64,8 @@ def distance_text(checked: Checked, lang: str, found: Distance | None = None) ->
 def mismatch(m: Mismatch, checked: Checked, lang: str) -> str:
     """One mismatch as a sentence: its dimension, then both sides."""
     w = words(lang)
-    said = w["mismatch"][m.dimension].format(article=fact(m.article, lang), quote=quote(m.words, "es"),
+    said = w["mismatch"][m.dimension].format(article=fact(m.article, lang),
+                                              quote=article_quote(m.words, m.words_en, lang),
                                               source=fact(checked.result.facts[m.fact], lang))
     return f"{capital(w['dimension'][m.dimension])}: {contract(said, lang)}."
 

@@ -256,6 +256,8 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
 HEADLINE_CLAIMS = ("A2-mosaic", "A1-opt-cost", "A2-llama-cost", "A2-palm-cost", "A2-msft")
 # The x axis: decades of US dollars, wide enough for every figure above.
 HEADLINE_DOMAIN = (1e5, 1e9)
+# The plot's width: with its axis and margins, the chart fits a phone's 358 px.
+HEADLINE_WIDTH = 334
 
 def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
     """From lib.core.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
@@ -277,21 +279,30 @@ def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) ->
     return rows
 
 
-def _tick_labels(values, lang: str) -> str:
-    """A Vega expression that writes each tick value with Babel's compact words (1 millón / 1 million)."""
+def _tick_labels(values, lang: str, per: float | None = None) -> str:
+    """A Vega expression that writes each tick value with Babel's compact words (1 millón / 1 million),
+    or as a number of `per` (0,1 / 1 / 10 for per=1e6, where the axis's title names the millions)."""
     expr = "''"
     for v in reversed(values):
-        expr = f"datum.value == {v!r} ? {json.dumps(fmt.compact(v, lang, 0), ensure_ascii=False)} : {expr}"
+        label = fmt.compact(v, lang, 0) if per is None else fmt.number(v / per, lang, 1 if v < per else 0)
+        expr = f"datum.value == {v!r} ? {json.dumps(label, ensure_ascii=False)} : {expr}"
     return expr
+
+
+def _headline_x(value: float) -> float:
+    """Where a value falls on the headline chart's log axis, in px from its left edge."""
+    low, high = HEADLINE_DOMAIN
+    return HEADLINE_WIDTH * math.log10(value / low) / math.log10(high / low)
 
 
 def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     """Each headline cost as a range on a log axis of dollars: what the article says and what the
-    sources give, side by side. A range is a bar from low to high, a single value a dot; an open
-    bound ("more than", "less than") a triangle with a dashed line on to the edge of the axis."""
+    sources give, one under the other, below the name of what they cost (a layout that fits a phone's
+    358 px). A range is a bar from low to high, a single value a dot; an open bound ("more than",
+    "less than") a triangle with a dashed line on to the edge of the axis."""
     text = labels("headline_costs", lang)
     edge_low, edge_high = HEADLINE_DOMAIN
-    kinds = [text["stated"], text["sourced"]]
+    slots = ["name", text["stated"], text["sourced"]]
     records = []
     for row in rows:
         fig = row["figure"]
@@ -302,8 +313,10 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         shape = "triangle-right" if at_least else "triangle-left" if at_most else "circle" if low == high else None
         start = edge_low if at_most else low
         end = edge_high if at_least else high
-        # The value is written beside its mark: to the right where there is room, else to the left.
-        right = end <= edge_high / 30
+        # The value is written beside its mark, on the side with room for it (the right if both have).
+        label = fig.format(lang)
+        room_right, room_left = HEADLINE_WIDTH - _headline_x(end) - 8, _headline_x(start) - 8
+        right = fonts.text_width(label, 12) <= room_right or room_right >= room_left
         records.append({
             "item": text["items"][row["claim"]],
             "kind": text[row["kind"]],
@@ -313,22 +326,25 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
             "shape": shape,
             "range": shape is None,
             "open": at_least or at_most,
-            "label": fig.format(lang),
+            "label": label,
             "label_x": float(end if right else start),
             "align": "left" if right else "right",
         })
     data = pd.DataFrame(records)
     order = list(dict.fromkeys(data["item"]))
+    names = pd.DataFrame({"item": order, "kind": "name", "x": float(edge_low)})
     ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
     x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
-    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang, per=1e6), title=text["axis"], grid=True)
+    y = alt.Y("item:N", sort=order, title=None, axis=None)
+    y_offset = alt.YOffset("kind:N", sort=slots, scale=alt.Scale(domain=slots))
     data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
     base = alt.Chart(data).encode(
         description="said:N",
-        y=alt.Y("item:N", sort=order, title=None, axis=alt.Axis(labelLimit=320, labelFontSize=12)),
-        yOffset=alt.YOffset("kind:N", sort=kinds),
-        color=alt.Color("kind:N", sort=kinds, title=None,
-                        scale=alt.Scale(domain=kinds, range=["#b3261e", "#2a5d9f"]),  # WCAG AA on white
+        y=y,
+        yOffset=y_offset,
+        color=alt.Color("kind:N", sort=slots[1:], title=None,
+                        scale=alt.Scale(domain=slots[1:], range=["#b3261e", "#2a5d9f"]),  # WCAG AA on white
                         legend=alt.Legend(orient="top", labelFontSize=12)),
         tooltip=[
             alt.Tooltip("item:N", title=text["item"]),
@@ -352,9 +368,13 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
         x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
     )
-    return readable(alt.layer(ranges, open_ends, points, right_of, left_of).properties(
+    # What each pair costs, above it, from the axis's left edge.
+    named = alt.Chart(names).mark_text(align="left", fontSize=12, fontWeight="bold", color="#222").encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="item:N", description="item:N"
+    )
+    return readable(alt.layer(ranges, open_ends, points, right_of, left_of, named).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=480, height=alt.Step(16), usermeta={"lang": lang},
+        width=HEADLINE_WIDTH, height=alt.Step(14), usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
     ))
 

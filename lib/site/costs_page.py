@@ -16,7 +16,7 @@ from lib.chapters.costs import (METHODS, compare, cost_intervals, cpi_factor, cp
                                 hour_intervals, load, opt_flops_accounting, own_emissions, price_intervals, whole_project,
                                 year_of)
 from lib.chapters.published import Row
-from lib.core import fmt
+from lib.core import fmt, sentences
 from lib.core.claims import POLICY, load_claims, verdict_label
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs
@@ -208,14 +208,16 @@ def published_csv(lang: str, i: Inputs | None = None) -> str:
 
 
 def table_markdown(rows: list[Row], lang: str) -> str:
-    """The table as MyST: who, run, published figure, method, recomputed, residual, verdict."""
+    """The table as MyST: who, run, published figure, method, recomputed, residual, verdict, and how
+    far a figure that needs context or does not hold is from its sources."""
     w, runs = words(lang)["published"], words(lang)["costs"]["runs"]
     head = w["table"]
     lines = [f"| {' | '.join(head.values())} |", "|" + "---|" * len(head)]
     for r in rows:
         residual = "—" if r.residual is None else fmt.percent(0.0 if abs(r.residual) < 5e-5 else r.residual, lang, 2)
         cells = [w["who"][r.who], runs[r.run], r.checked.claim.stated.format(lang), w["method"][r.method],
-                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang)]
+                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang),
+                 sentences.distance_text(r.checked, lang) or "—"]
         lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(lines)
 
@@ -231,7 +233,8 @@ def table_csv(rows: list[Row], lang: str) -> str:
         stated = r.checked.claim.stated
         writer.writerow([r.key, w["who"][r.who], runs[r.run], stated.format(lang), w["method"][r.method],
                          r.recomputed.format(lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
-                         r.checked.verdict_label(lang), stated.low, stated.high,
+                         r.checked.verdict_label(lang), sentences.distance_text(r.checked, lang),
+                         stated.low, stated.high,
                          r.recomputed.low if r.recomputed else "", "" if r.residual is None else round(r.residual, 8),
                          r.checked.verdict])
     return out.getvalue()

@@ -74,7 +74,7 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
     """What the budget buys, in the budget chapter's own rows (lib.chapters.budget.what_budget_buys):
     whether pretraining GPT-2 124M and LLaMA 7B is within it, how many times the budget pretraining LLaMA 7B costs,
     whether LoRA and full fine-tuning of LLaMA 7B fit one H100, and how many of the published memory
-    figures the formula meets within their tolerance."""
+    figures the formula meets within their tolerance, and of the published bounds."""
     w, budget_words = words(lang)["findings"], words(lang)["budget"]
     usd = budget_chapter.budget_usd(i)
     rows = {(r["job"], r["model"]): r for r in budget_chapter.what_budget_buys(i)}
@@ -88,17 +88,22 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
         "budget.lora_fits": budget_words["fits" if rows["lora", "llama7b"]["fits"] else "no_fit"],
         "budget.full_fits": budget_words["fits" if rows["full", "llama7b"]["fits"] else "no_fit"],
         "budget.full7b_memory": Figure.memory(rows["full", "llama7b"]["memory"]),
-        "budget.within": Figure.of(sum(r["within"] for r in measured), ""),
-        "budget.measurements": Figure.of(len(measured), ""),
+        # Figures (a measurement, a paper's arithmetic) and bounds ("less than 48 GB") apart.
+        "budget.within": Figure.of(sum(r["within"] for r in measured if r["kind"] != "bound"), ""),
+        "budget.measurements": Figure.of(sum(r["kind"] != "bound" for r in measured), ""),
+        "budget.bounds_met": Figure.of(sum(r["within"] for r in measured if r["kind"] == "bound"), ""),
+        "budget.bounds": Figure.of(sum(r["kind"] == "bound" for r in measured), ""),
     }
 
 
 # ---------------------------------------------------------------- each page's findings
 
-def article_values(number: int, checked: list[Checked]) -> dict[str, Figure | str]:
-    """An article's chapter's findings beyond its own glue keys: how many claims it has (the counts
-    by verdict are the chapter's own, A<n>.count.*; its claims, the furthest first, its summary)."""
-    return {f"A{number}.count": Figure.of(sum(c.claim.article == number for c in checked), "")}
+def article_values(number: int, checked: list[Checked], lang: str) -> dict[str, Figure | str]:
+    """An article's chapter's findings beyond its own glue keys: its claim furthest from the sources
+    (what it is about, and the summary's item for it; the counts by verdict are in the summary)."""
+    own = [c for c in checked if c.claim.article == number]
+    found = furthest(own, lang)
+    return {f"A{number}.furthest.subject": found["subject"], f"A{number}.furthest.item": found["item"]}
 
 
 def costs_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
@@ -113,7 +118,8 @@ def budget_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
 
 # The chapters' figures the home page quotes, by their glue keys in those chapters.
 HOME_QUOTES = {
-    "budget": ("B.budget.eur", "B.budget.usd", "B.budget.rate_date", "B.budget.hours", "B.budget.gpt2_pretrain_cost",
+    "budget": ("B.budget.eur", "B.budget.usd", "B.budget.rate_date", "B.budget.hours", "B.budget.h100_price",
+               "B.budget.gpt2_pretrain_cost",
                "B.budget.llama7b_pretrain_cost", "B.budget.lora7b_bought"),
 }
 
@@ -143,7 +149,7 @@ def glue_values(values: dict[str, Figure | str], lang: str) -> None:
 
 
 def article(number: int, lang: str, checked: list[Checked]) -> None:
-    glue_values(article_values(number, checked), lang)
+    glue_values(article_values(number, checked, lang), lang)
 
 
 def costs(lang: str, i: Inputs | None = None) -> None:

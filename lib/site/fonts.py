@@ -29,6 +29,7 @@ language that a chart's words may bring. Run it when a chart needs a character t
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import json
 import re
@@ -71,6 +72,25 @@ LOADED_JS = (f"(document.fonts ? Promise.all([document.fonts.load('12px \"{FAMIL
 
 
 _registered: list[Path] = []
+
+
+@functools.cache
+def _advances(bold: bool) -> tuple[dict[int, int], int]:
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONTS / f"DejaVuSansCondensedCharts{'-Bold' if bold else ''}.ttf")
+    glyphs, metrics = font.getBestCmap(), font["hmtx"].metrics
+    return {code: metrics[name][0] for code, name in glyphs.items()}, font["head"].unitsPerEm
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide the charts' font writes `text` at `size` px (its glyphs' advances, no kerning), so a
+    chart can choose where a label has room before Vega draws it."""
+    advances, per_em = _advances(bold)
+    missing = [c for c in text if ord(c) not in advances]
+    if missing:
+        raise ValueError(f"the charts' font has no {''.join(missing)!r}: run make fonts")
+    return sum(advances[ord(c)] for c in text) * size / per_em
 
 
 def register() -> None:
