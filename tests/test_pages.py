@@ -81,6 +81,13 @@ def test_nothing_is_cut_off_on_a_phone(visits, lang, name):
     assert width <= PHONE["width"], f"{lang}/{name} is {width}px wide at {PHONE['width']}px"
 
 
+@pytest.mark.parametrize("lang,name", PAGES)
+def test_no_chart_scrolls_sideways_on_a_phone(visits, lang, name):
+    wide = [f"chart {n + 1}: {c['scroll']}px in a {c['width']}px box"
+            for n, c in enumerate(visits[(lang, name)]["phone_charts"]) if c["scroll"] > c["width"]]
+    assert not wide, f"{lang}/{name} at {PHONE['width']}px: {wide}"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_home_page_answers_in_its_first_screen_with_a_chart(visits, lang):
     """On a phone the home page's answer and its headline chart, whole and not scrolling sideways,

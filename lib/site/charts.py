@@ -184,6 +184,66 @@ alt.renderers.register("offline", offline_renderer)
 alt.renderers.register("jupyter", jupyter_renderer)
 alt.renderers.enable(renderer_name())
 
+# ---------------------------------------------------------------- charts that fit a phone
+
+# The plot's width of a chart drawn for every screen: with its axis and margins, it fits a phone's
+# 358 px column. Its rows' names go above their marks (ROW_SLOTS), not in a column beside them.
+PLOT_WIDTH = 320
+ROW_SLOTS = ["name", "mark"]
+
+
+def title_lines(text: str, width: float = PLOT_WIDTH + 20, size: int = 15, bold: bool = True) -> list[str]:
+    """`text` in lines that the charts' font writes within `width` px at `size` (a title, a subtitle)."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and fonts.text_width(trial, size, bold) > width:
+            lines, line = lines + [line], word
+        else:
+            line = trial
+    return lines + [line] if line else lines
+
+
+def phone_title(title: str, subtitle: str = "") -> alt.TitleParams:
+    """A chart's title and subtitle, each wrapped to the chart's width."""
+    extra = {"subtitle": title_lines(subtitle, size=12, bold=False), "subtitleColor": "#444"} if subtitle else {}
+    return alt.TitleParams(title_lines(title), anchor="start", **extra)
+
+
+def log_position(value: float, domain: tuple[float, float], width: float = PLOT_WIDTH) -> float:
+    """Where `value` falls on a log axis over `domain`, in px from the plot's left edge."""
+    low, high = domain
+    return width * math.log10(value / low) / math.log10(high / low)
+
+
+def label_right(label: str, start_px: float, end_px: float, width: float = PLOT_WIDTH) -> bool:
+    """Whether a mark's label goes to its right (it fits there, or there is more room there than to
+    its left), measured in the charts' font at 12 px, 8 px from the mark."""
+    room_right, room_left = width - end_px - 8, start_px - 8
+    return fonts.text_width(label, 12) <= room_right or room_right >= room_left
+
+
+def row_encodings(field: str, order: list[str]) -> tuple[alt.Y, alt.YOffset]:
+    """The y of a chart with a row per item and its two slots (ROW_SLOTS): the name's, above, and the
+    mark's; the marks' data carry slot = "mark"."""
+    return (alt.Y(f"{field}:N", sort=order, title=None, axis=None),
+            alt.YOffset("slot:N", sort=ROW_SLOTS, scale=alt.Scale(domain=ROW_SLOTS)))
+
+
+def rows_height(rows: list, step: int, slots: list = ROW_SLOTS) -> int:
+    """The plot's height for `rows` of `slots`, each slot `step` px: a whole number of px (Vega's
+    own step layout can end in 436.00000000000006, which the first paint writes otherwise)."""
+    return len(rows) * len(slots) * step
+
+
+def row_names(field: str, order: list[str], x: float, x_scale: alt.Scale, x_axis: alt.Axis) -> alt.Chart:
+    """Each row's name, in its slot above its mark, from the plot's left edge (`x`, in the scale's units)."""
+    y, y_offset = row_encodings(field, order)
+    data = pd.DataFrame({field: order, "slot": "name", "x": float(x)})
+    return alt.Chart(data).mark_text(align="left", fontSize=12, fontWeight="bold", color="#222").encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text=f"{field}:N", description=f"{field}:N")
+
+
 def labels(chart: str, lang: str) -> dict:
     """A chart's words in `lang` (lib/data/words)."""
     return words(lang)["charts"][chart]
@@ -217,19 +277,26 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
         params.append(alt.param(name="price", value=float(row["price"]), bind=slider))
     data["cost"] = data["hours"] * data["price"]
     data["label"] = [fmt.money_compact(c, "USD", lang, decimals=2) for c in data["cost"]]
+    data["slot"] = "mark"
     order = list(data["scenario"])
     # The reader's bar follows the slider; the others keep their sourced price and Babel's label.
     cost = "datum.yours ? datum.hours * price : datum.cost" if params else "datum.cost"
-    # The reader's bar writes its cost and the price picked (the slider's own readout is hidden:
-    # it shows the raw number, not the page's number style).
-    yours = f"{money_millions_expr('datum.hours * price', lang)} + ' · ' + {price_expr('price', lang)}"
-    label = f"datum.yours ? {yours} : datum.label" if params else "datum.label"
+    label = f"datum.yours ? {money_millions_expr('datum.hours * price', lang)} : datum.label" if params else "datum.label"
+    # The reader's row is named with the price picked (the slider's own readout is hidden: it shows
+    # the raw number, not the page's number style).
+    before, after = text["what_if_at"].split("{price}")
+    name = (f"datum.yours ? {json.dumps(before)} + {price_expr('price', lang)} + {json.dumps(after)} : datum.scenario"
+            if params else "datum.scenario")
+    # Room to the right of the longest bar for its label.
+    x_scale = alt.Scale(domain=[0, 2 * float(data["cost"].max())], nice=False)
+    x_axis = alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')", title=text["cost"])
+    y, y_offset = row_encodings("scenario", order)
     base = alt.Chart(data).transform_calculate(
         shown=cost, shown_label=label, said="datum.scenario + ': ' + datum.shown_label"
     ).encode(
         description="said:N",
-        y=alt.Y("scenario:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
-        x=alt.X("shown:Q", title=text["cost"], axis=alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')")),
+        y=y, yOffset=y_offset,
+        x=alt.X("shown:Q", scale=x_scale, axis=x_axis, title=text["cost"]),
         tooltip=[
             alt.Tooltip("scenario:N", title=text["scenario"]),
             alt.Tooltip("hours:Q", title=text["hours"], format=",.0f"),
@@ -240,12 +307,17 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     bars = base.mark_bar().encode(
         color=alt.condition("datum.yours", alt.value("#f58518"), alt.value("#4c78a8"))
     )
-    values = base.mark_text(align="left", dx=4).encode(text="shown_label:N")
+    values = base.mark_text(align="left", dx=4, fontSize=12).encode(text="shown_label:N")
+    names = alt.Chart(data).transform_calculate(slot="'name'", x="0", name=name).mark_text(
+        align="left", fontSize=12, color="#222").encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="name:N", description="name:N")
     # The description is the chart's text alternative (aria-label) for screen readers.
     description = text["title"] + ". " + "; ".join(f"{r.scenario}: {r.label}" for r in data.itertuples())
-    layered = (bars + values).add_params(*params) if params else bars + values
+    layered = alt.layer(bars, values, names)
+    layered = layered.add_params(*params) if params else layered
     return readable(layered.properties(
-        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description
+        title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19), usermeta={"lang": lang},
+        description=description,
     ))
 
 
@@ -374,7 +446,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     )
     return readable(alt.layer(ranges, open_ends, points, right_of, left_of, named).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=HEADLINE_WIDTH, height=alt.Step(14), usermeta={"lang": lang},
+        width=HEADLINE_WIDTH, height=rows_height(order, 19, slots), usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
     ))
 
@@ -395,20 +467,26 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
         "rung": [names[r["key"]] for r in rungs],
         "usd": [float(r["usd"]) for r in rungs],
         "label": [r["label"] for r in rungs],
+        "slot": "mark",
     })
     data["said"] = data["rung"] + ": " + data["label"]
     low = 10 ** math.floor(math.log10(min(data["usd"].min(), start_usd)))
     high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
-    ticks = [low * 10**n for n in range(round(math.log10(high / low)) + 1)]
+    # A tick every third power of ten: ten of them would not fit a phone.
+    ticks = [low * 10**n for n in range(0, round(math.log10(high / low)) + 1, 3)]
     slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
     # The exact budget, not the nearest step of the slider: the readout starts at the prose's figure.
     power = alt.param(name="budget_power", value=math.log10(start_usd), bind=slider)
     x_scale = alt.Scale(type="log", domain=[low, high], nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
     order = list(data["rung"])
-    within = f"datum.usd <= pow(10, budget_power)"
+    # Each cost on the side of its dot with room for it.
+    data["align"] = ["left" if label_right(r.label, x, x) else "right"
+                     for r in data.itertuples() for x in [log_position(r.usd, (low, high))]]
+    within = "datum.usd <= pow(10, budget_power)"
+    y, y_offset = row_encodings("rung", order)
     base = alt.Chart(data).encode(
-        y=alt.Y("rung:N", sort=order, title=None, axis=alt.Axis(labelLimit=300)),
+        y=y, yOffset=y_offset,
         x=alt.X("usd:Q", scale=x_scale, axis=x_axis),
         description="said:N",
         tooltip=[alt.Tooltip("rung:N", title=words(lang)["budget"]["head"]["rung"]),
@@ -417,22 +495,29 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     dots = base.mark_point(filled=True, size=110, opacity=1).encode(
         color=alt.condition(within, alt.value("#2a5d9f"), alt.value("#6b6b6b"))
     )
-    labels = base.mark_text(align="left", dx=8, fontSize=12).encode(text="label:N")
+    right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=12).encode(
+        text="label:N")
+    left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
+        text="label:N")
+    said = f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')"
     rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours="pow(10, budget_power)",
-        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
+        yours="pow(10, budget_power)", said=said,
     ).mark_rule(color="#b3261e", strokeWidth=2).encode(
         x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
     )
+    # The readout on the side of the rule with room for it: the rule's right in the axis's left half.
+    middle = (math.log10(low) + math.log10(high)) / 2
     readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours="pow(10, budget_power)",
-        said=f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')",
-    ).mark_text(align="left", dx=4, dy=-6, fontSize=12, color="#b3261e", y=0).encode(
+        yours="pow(10, budget_power)", said=said,
+    ).mark_text(align=alt.ExprRef(f"budget_power < {middle} ? 'left' : 'right'"),
+                dx=alt.ExprRef(f"budget_power < {middle} ? 4 : -4"), dy=-6, fontSize=12, color="#b3261e", y=0).encode(
         x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="said:N", description="said:N"
     )
     description = text["title"] + ". " + "; ".join(data["said"])
-    return readable(alt.layer(rule, dots, labels, readout).add_params(power).properties(
-        title=text["title"], width=300, height=alt.Step(30), usermeta={"lang": lang}, description=description,
+    named = row_names("rung", order, low, x_scale, x_axis)
+    return readable(alt.layer(rule, dots, right_of, left_of, readout, named).add_params(power).properties(
+        title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19), usermeta={"lang": lang},
+        description=description,
     ))
 
 
@@ -456,25 +541,35 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     bars, dots = pd.DataFrame(intervals), pd.DataFrame(marks)
     said = {"bars": [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()],
             "dots": [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]}
-    y = alt.Y("run:N", sort=runs, title=None, axis=alt.Axis(labelLimit=320))
+    # A run a band: its name above, a line per method, and the published figures below them.
+    slots = ["name", *methods, "published"]
+    y = alt.Y("run:N", sort=runs, title=None, axis=None)
+    y_offset = alt.YOffset("slot:N", sort=slots, scale=alt.Scale(domain=slots))
     # Each mark's text alternative is computed in the chart, not carried in its data (a lighter page).
-    ranges = alt.Chart(bars).transform_calculate(said="datum.run + ', ' + datum.method + ': ' + datum.label").mark_rule(strokeWidth=6, strokeCap="round").encode(
-        description="said:N", y=y, yOffset=alt.YOffset("method:N", sort=methods),
+    ranges = alt.Chart(bars).transform_calculate(
+        said="datum.run + ', ' + datum.method + ': ' + datum.label", slot="datum.method",
+    ).mark_rule(strokeWidth=6, strokeCap="round").encode(
+        description="said:N", y=y, yOffset=y_offset,
         x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
         color=alt.Color("method:N", sort=methods, title=text["method"],
-                        legend=alt.Legend(orient="bottom", columns=2, labelLimit=320)),
+                        legend=alt.Legend(orient="bottom", columns=1, labelLimit=PLOT_WIDTH)),
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
                  alt.Tooltip("label:N", title=text["cost"])],
     )
-    points = alt.Chart(dots).transform_calculate(said="datum.run + ', ' + datum.who + ': ' + datum.label").mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
-        description="said:N", y=y, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
+    points = alt.Chart(dots).transform_calculate(
+        said="datum.run + ', ' + datum.who + ': ' + datum.label", slot="'published'",
+    ).mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
+        description="said:N", y=y, yOffset=y_offset, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
                  alt.Tooltip("label:N", title=text["published"])],
     )
+    names = alt.Chart(pd.DataFrame({"run": runs, "slot": "name", "x": float(domain[0])})).mark_text(
+        align="left", fontSize=12, fontWeight="bold", color="#222").encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="run:N", description="run:N")
     description = text["title"] + ". " + "; ".join(said["bars"] + said["dots"])
-    return readable(alt.layer(ranges, points).properties(
-        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=480, height=alt.Step(14), usermeta={"lang": lang}, description=description,
+    return readable(alt.layer(ranges, points, names).properties(
+        title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(runs, 16, slots),
+        usermeta={"lang": lang}, description=description,
     ))
 
 
@@ -499,24 +594,32 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
     steps["key"] = [f"{r.run}|{r.order}" for r in steps.itertuples()]  # the same step of two runs: two lines
     description = text["title"] + ". " + "; ".join(steps["said"])
-    names = "''"
-    for key, line in reversed(list(zip(steps["key"], steps["line"]))):
-        names = f"datum.value == {json.dumps(key, ensure_ascii=False)} ? {json.dumps(line, ensure_ascii=False)} : {names}"
-    y = alt.Y("key:N", sort=list(steps["key"]), title=None, axis=alt.Axis(labelLimit=175, labelExpr=names))
+    keys = list(steps["key"])
+    y, y_offset = row_encodings("key", keys)
     steps["text"] = [f"{r.amount} ({r.factor})" if r.factor else r.amount for r in steps.itertuples()]
+    # Each step's amount on the side of its band with room for it.
+    steps["align"] = ["left" if label_right(r.text, log_position(r.low, domain), log_position(r.high, domain))
+                      else "right" for r in steps.itertuples()]
+    steps["slot"] = "mark"
     for column in ("low", "high", "mid", "from"):  # positions on a log axis: four significant digits draw the same
         steps[column] = [float(f"{v:.4g}") for v in steps[column]]
-    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text"]])
+    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text", "align", "slot"]]).encode(y=y, yOffset=y_offset)
     link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
-        y=y, x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
+        x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
     band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
-        description="text:N", y=y, x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
+        description="text:N", x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
         tooltip=[alt.Tooltip("text:N", title=text["cost"])])
-    factor = base.mark_text(align="left", dx=8, fontSize=12, color="#222").encode(
-        y=y, x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="text:N")
-    return readable(alt.layer(link, band, factor).properties(
-        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=170, height=alt.Step(22), usermeta={"lang": lang}, description=description,
+    right_of = base.transform_filter("datum.align == 'left'").mark_text(
+        align="left", dx=8, fontSize=12, color="#222").encode(x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="text:N")
+    left_of = base.transform_filter("datum.align == 'right'").mark_text(
+        align="right", dx=-8, fontSize=12, color="#222").encode(x=alt.X("low:Q", scale=x_scale, axis=x_axis), text="text:N")
+    # Each step's name above it: a run's first step names the run.
+    names = alt.Chart(pd.DataFrame({"key": keys, "line": list(steps["line"]), "slot": "name", "x": float(domain[0])}))
+    named = names.mark_text(align="left", fontSize=12, color="#222").encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="line:N", description="line:N")
+    return readable(alt.layer(link, band, right_of, left_of, named).properties(
+        title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(keys, 17),
+        usermeta={"lang": lang}, description=description,
     ))
 
 
@@ -553,8 +656,8 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
         x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), text="run:N", description="said:N",
     )
     return readable(alt.layer(equal, points, names).properties(
-        title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=320, height=260, usermeta={"lang": lang},
+        # The y axis's title and labels take some 50 px of the phone's width.
+        title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH - 50, height=240, usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(data["said"]),
     ))
 
