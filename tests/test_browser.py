@@ -320,6 +320,59 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lang):
+    """Beside each slider of the rental calculator, a field: a number typed as the page writes numbers
+    sets the slider, the readout (what lib computes) and the address; one outside the slider's range,
+    or not a number, gets the widgets' own message in the page's language and changes nothing."""
+    from lib.calculators.rental import RANGES, SIGNALS, rental_readout
+    from lib.core import fmt
+    from lib.core.words import words
+
+    page = _open(tab, base, f"{lang}/article2.html")
+    fields = {name: page.locator(f'.vega-bind:has(input[name="{signal}"]) input.calculator-number')
+              for name, signal in SIGNALS.items()}
+    assert all(f.count() == 1 for f in fields.values()), "a slider of the rental calculator has no field"
+    chart = page.locator("div.vega-chart", has=fields["gpus"])
+    sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
+    run = chart.locator("select").input_value()
+    for name, value in (("gpus", 16_384), ("days", 54.5), ("price", 2.25)):
+        fields[name].fill(fmt.number(value, lang, 0 if value == int(value) else 2))
+        fields[name].press("Enter")
+        page.wait_for_function("([s, v]) => new URLSearchParams(location.search).get(s) == v",
+                               arg=[SIGNALS[name], str(value)], timeout=3000)
+    _readout_shows(page, chart, rental_readout(lang, 16_384, 54.5, 2.25, run), "typing three values")
+    assert float(sliders["gpus"].input_value()) == 16_384
+    errors = words(lang)["errors"]
+    name = sliders["gpus"].evaluate("s => s.closest('label').querySelector('.vega-bind-name').textContent")
+    name = name.strip().rstrip(":")
+    low, high = (fmt.number(v, lang) for v in RANGES["gpus"][:2])
+    for typed, said in (("0", errors["range"].format(name=name, low=low, high=high)),
+                        ("mil", errors["number"].format(name=name))):
+        fields["gpus"].fill(typed)
+        fields["gpus"].press("Enter")
+        note = chart.locator(".calculator-note").first
+        assert note.text_content() == said and fields["gpus"].get_attribute("aria-invalid") == "true"
+        assert new_query(page)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
+    # The link below the calculator holds this calculation; following it copies it, and it says so.
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    link = page.locator(".calculator-link a", has_text=words(lang)["calculator"]["link"])
+    assert link.count() == 1
+    link.click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith(f"{base}/{lang}/article2.html?") and "#chart-" in copied, copied
+    assert new_query_of(copied) == new_query(page) and new_query(page)[SIGNALS["days"]] == "54.5", copied
+    assert page.locator(".calculator-link span").text_content() == words(lang)["calculator"]["copied"]
+
+
+def new_query(page) -> dict[str, str]:
+    return new_query_of(page.url)
+
+
+def new_query_of(url: str) -> dict[str, str]:
+    return dict(item.split("=", 1) for item in url.split("?", 1)[1].split("#")[0].split("&"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """Move each control of the budget chapter's memory calculator on the static page (the two
     lists, the two sliders, then the checkpointing box) and read the readout: every line is what

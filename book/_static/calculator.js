@@ -7,8 +7,15 @@
    The address: ?<signal>=<value> for each control (calc_gpus=2048&calc_days=21). Opening it sets
    each control whose value its widget could hold (within the slider's range, among the list's
    options, true or false), one after another, the ones others follow first; any other value is
-   left out, and the control keeps the chapter's. Moving a control writes its value back. */
-window.bookCalculator = function (box, view, controls) {
+   left out, and the control keeps the chapter's. Moving a control writes its value back.
+
+   Beside each slider, a field to type its value in the page's number style (2.048,5 / 2,048.5):
+   a value within the slider's limits sets it; any other gets the widgets' own message (`messages`,
+   lib/data/words [errors], {name}, {low} and {high} filled in) and changes nothing.
+
+   Below the chart, a link to this calculation (its address, with the chart's anchor): following it
+   copies it too, where the browser lets a page write to the clipboard, and says so. */
+window.bookCalculator = function (box, view, controls, messages) {
   var said = document.createElement("p");
   said.className = "visually-hidden";  // the theme's: out of sight, not out of hearing
   said.setAttribute("aria-live", "polite");
@@ -26,18 +33,73 @@ window.bookCalculator = function (box, view, controls) {
     var options = (binding.options || []).filter(function (option) { return String(option) === text; });
     return options.length ? options[0] : undefined;
   }
+  var lang = document.documentElement.lang || "en";
+  var group = lang === "es" ? "." : ",", decimal = lang === "es" ? "," : ".";
+  function style(step) {  // as many decimals as the slider's step has
+    var digits = step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0;
+    return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits});
+  }
+  function read(text) {  // the page's style; a group mark is one followed by exactly three digits
+    var t = text.trim().replace(/\s/g, "");
+    if (!/^-?[\d.,]+$/.test(t)) return NaN;
+    t = t.split(group).reduce(function (whole, part, n) {
+      return n === 0 ? part : whole + (/^\d{3}(\D|$)/.test(part) ? "" : ".") + part;
+    }, "");
+    return Number(t.split(decimal).join("."));
+  }
+  var fields = {};
+  controls.forEach(function (control) {
+    var binding = control[1], slider = box.querySelector('input[type="range"][name="' + control[0] + '"]');
+    if (binding.input !== "range" || !slider || !messages) return;
+    var numbers = style(binding.step), name = (binding.name || control[0]).trim().replace(/:$/, "");
+    var field = document.createElement("input"), note = document.createElement("span");
+    field.type = "text";
+    field.inputMode = "decimal";
+    field.className = "calculator-number";
+    field.setAttribute("aria-label", name);
+    note.className = "calculator-note";
+    note.setAttribute("aria-live", "polite");
+    field.value = numbers.format(view.signal(control[0]));
+    slider.closest("label").after(field, note);
+    field.addEventListener("change", function () {
+      var value = read(field.value);
+      var wrong = isNaN(value) ? messages.number : value < binding.min || value > binding.max ? messages.range : "";
+      note.textContent = wrong.replace("{name}", name).replace("{low}", numbers.format(binding.min))
+        .replace("{high}", numbers.format(binding.max));
+      if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
+      field.removeAttribute("aria-invalid");
+      view.signal(control[0], value).runAsync();
+    });
+    fields[control[0]] = function (value) { field.value = numbers.format(value); };
+  });
   var asked = new URLSearchParams(location.search);
   var restored = controls.reduce(function (done, control) {
     var text = asked.get(control[0]);
     var value = text === null ? undefined : held(control[1], text);
     return value === undefined ? done : done.then(function () { return view.signal(control[0], value).runAsync(); });
   }, Promise.resolve());
+  var link = document.createElement("p"), anchor = document.createElement("a"), copied = document.createElement("span");
+  link.className = "calculator-link";
+  anchor.textContent = messages ? messages.link : "";
+  copied.setAttribute("aria-live", "polite");
+  link.append(anchor, " ", copied);
+  function address() { anchor.href = location.search + "#" + box.id; }
+  anchor.addEventListener("click", function () {
+    if (!navigator.clipboard) return;
+    navigator.clipboard.writeText(anchor.href).then(function () { copied.textContent = messages.copied; }, function () {});
+  });
+  if (messages) said.after(link);
   return restored.then(function () {
+    address();
     controls.forEach(function (control) {
+      if (fields[control[0]]) fields[control[0]](view.signal(control[0]));
       view.addSignalListener(control[0], function (name, value) {
+        if (fields[name]) fields[name](value);
         var query = new URLSearchParams(location.search);
         query.set(name, String(value));
         history.replaceState(history.state, "", "?" + query.toString() + location.hash);
+        address();
+        copied.textContent = "";
         view.runAsync().then(say);
       });
     });

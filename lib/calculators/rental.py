@@ -78,9 +78,10 @@ def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt
     return form([(text["preset"], run)] + [(text[name], field.widget) for name, field in fields.items()], result)
 
 
-# The sliders' ranges: wide enough for every run in the book, and a cost below a billion dollars.
+# The sliders' ranges: from one GPU for an hour (0.04 of a day) to a frontier cluster of 100,000
+# GPUs for four months, a cost below a trillion dollars.
 # Days move by hundredths, so that a preset's fraction of a day (the budget's hours) stays as it is.
-RANGES = {"gpus": (1, 10000, 1), "days": (1, 120, 0.01), "price": (0.5, 8, 0.01)}
+RANGES = {"gpus": (1, 100_000, 1), "days": (0.04, 120, 0.01), "price": (0.5, 8, 0.01)}
 # The sliders' signal names: their own, so that a page's other charts (the OPT price slider) keep theirs.
 SIGNALS = {name: f"calc_{name}" for name in RANGES}
 PRESET_SIGNAL = "calc_run"
@@ -140,7 +141,7 @@ def rental_lines(lang: str, gpus: str, days: str, price: str, chips: str = "fals
                                             f" + {charts.count_expr(days, 'day', lang, decimals=2)}"),
         "rate": either(lambda _, per: f"'× ' + {charts.price_expr(price, lang, per)}"),
         "hours": either(lambda _, device_hour: charts.count_expr(hours, device_hour, lang)),
-        "cost": charts.money_expr(f"{hours} * {price}", lang),
+        "cost": charts.money_large_expr(f"{hours} * {price}", lang),
     }
 
 

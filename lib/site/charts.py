@@ -129,8 +129,13 @@ def offline_renderer(spec: dict, **_) -> dict:
         followed = set(spec["usermeta"].get("react", {}).values())
         controls = sorted(([p["name"], p["bind"]] for p in spec.get("params", []) if "bind" in p),
                           key=lambda control: control[0] not in followed)
+        # The widgets' own messages for a typed value (lib/data/words [errors]), and the words of the
+        # link to the calculation.
+        messages = {key: words(lang)["errors"][key] for key in ("number", "range")} | {
+            key: words(lang)["calculator"][key] for key in ("link", "copied")}
         calculator = (" if (result && result.view && window.bookCalculator)"
-                      f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)}); }}")
+                      f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)},"
+                      f" {json.dumps(messages, ensure_ascii=False)}); }}")
     # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
     live = {k: v for k, v in spec.items() if k != "description"}
     text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
