@@ -347,12 +347,18 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
     name = name.strip().rstrip(":")
     low, high = (fmt.number(v, lang) for v in RANGES["gpus"][:2])
     for typed, said in (("0", errors["range"].format(name=name, low=low, high=high)),
-                        ("mil", errors["number"].format(name=name))):
+                        ("mil", errors["number"].format(name=name)),
+                        (fmt.number(992.5, lang, 1), errors["whole"].format(name=name))):
         fields["gpus"].fill(typed)
         fields["gpus"].press("Enter")
         note = chart.locator(".calculator-note").first
         assert note.text_content() == said and fields["gpus"].get_attribute("aria-invalid") == "true"
         assert new_query(page)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
+    # Moving the slider again clears the message.
+    sliders["gpus"].fill("2048")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '2048'", arg=SIGNALS["gpus"])
+    assert chart.locator(".calculator-note").first.text_content() == ""
+    assert fields["gpus"].input_value() == fmt.number(2048, lang) and fields["gpus"].get_attribute("aria-invalid") is None
     # The link below the calculator holds this calculation; following it copies it, and it says so.
     tab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     link = page.locator(".calculator-link a", has_text=words(lang)["calculator"]["link"])

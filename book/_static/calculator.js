@@ -10,8 +10,9 @@
    left out, and the control keeps the chapter's. Moving a control writes its value back.
 
    Beside each slider, a field to type its value in the page's number style (2.048,5 / 2,048.5):
-   a value within the slider's limits sets it; any other gets the widgets' own message (`messages`,
-   lib/data/words [errors], {name}, {low} and {high} filled in) and changes nothing.
+   a value within the slider's limits (a whole one where the slider moves by whole steps) sets it;
+   any other gets the widgets' own message (`messages`, lib/data/words [errors], {name}, {low} and
+   {high} filled in) and changes nothing. Moving the control again clears the message.
 
    Below the chart, a link to this calculation (its address, with the chart's anchor): following it
    copies it too, where the browser lets a page write to the clipboard, and says so. */
@@ -35,9 +36,11 @@ window.bookCalculator = function (box, view, controls, messages) {
   }
   var lang = document.documentElement.lang || "en";
   var group = lang === "es" ? "." : ",", decimal = lang === "es" ? "," : ".";
-  function style(step) {  // as many decimals as the slider's step has
-    var digits = step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0;
-    return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits});
+  function decimals(step) { return step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0; }
+  function style(step, extra) {  // the step's decimals, and up to `extra` more for a value off its grid
+    var digits = decimals(step);
+    return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits + extra,
+                                        useGrouping: "always"});
   }
   function read(text) {  // the page's style; a group mark is one followed by exactly three digits
     var t = text.trim().replace(/\s/g, "");
@@ -51,7 +54,8 @@ window.bookCalculator = function (box, view, controls, messages) {
   controls.forEach(function (control) {
     var binding = control[1], slider = box.querySelector('input[type="range"][name="' + control[0] + '"]');
     if (binding.input !== "range" || !slider || !messages) return;
-    var numbers = style(binding.step), name = (binding.name || control[0]).trim().replace(/:$/, "");
+    var numbers = style(binding.step, 2), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});
+    var name = (binding.name || control[0]).trim().replace(/:$/, "");
     var field = document.createElement("input"), note = document.createElement("span");
     field.type = "text";
     field.inputMode = "decimal";
@@ -63,14 +67,19 @@ window.bookCalculator = function (box, view, controls, messages) {
     slider.closest("label").after(field, note);
     field.addEventListener("change", function () {
       var value = read(field.value);
-      var wrong = isNaN(value) ? messages.number : value < binding.min || value > binding.max ? messages.range : "";
-      note.textContent = wrong.replace("{name}", name).replace("{low}", numbers.format(binding.min))
-        .replace("{high}", numbers.format(binding.max));
+      var wrong = isNaN(value) ? messages.number : value < binding.min || value > binding.max ? messages.range
+        : binding.step >= 1 && value !== Math.round(value) ? messages.whole : "";
+      note.textContent = wrong.replace("{name}", name).replace("{low}", limits.format(binding.min))
+        .replace("{high}", limits.format(binding.max));
       if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
       field.removeAttribute("aria-invalid");
       view.signal(control[0], value).runAsync();
     });
-    fields[control[0]] = function (value) { field.value = numbers.format(value); };
+    fields[control[0]] = function (value) {
+      field.value = numbers.format(value);
+      note.textContent = "";
+      field.removeAttribute("aria-invalid");
+    };
   });
   var asked = new URLSearchParams(location.search);
   var restored = controls.reduce(function (done, control) {

@@ -131,7 +131,7 @@ def offline_renderer(spec: dict, **_) -> dict:
                           key=lambda control: control[0] not in followed)
         # The widgets' own messages for a typed value (lib/data/words [errors]), and the words of the
         # link to the calculation.
-        messages = {key: words(lang)["errors"][key] for key in ("number", "range")} | {
+        messages = {key: words(lang)["errors"][key] for key in ("number", "range", "whole")} | {
             key: words(lang)["calculator"][key] for key in ("link", "copied")}
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)},"
