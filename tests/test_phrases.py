@@ -77,9 +77,9 @@ def test_figures_read_as_each_language_writes_them(figure, es, en):
      "the figure is within the sources', but the two differ in date"),
     ("A2-mosaic", "las fuentes cumplen la cota, pero difieren en alcance",
      "the sources meet the bound, but the two differ in scope"),
-    ("A1-budget-full-ft-partial", "el presupuesto cubre 13,8 veces el ajuste fino completo del más caro de los tres "
-     "modelos del capítulo (GPT-2, LLaMA 7B y LLaMA 65B)", "the budget covers 13.8 times over the full fine-tuning of "
-     "the dearest of the chapter's three models (GPT-2, LLaMA 7B and LLaMA 65B)"),
+    ("A1-budget-full-ft-partial", "el presupuesto cubre 13,8 veces el ajuste fino completo del más caro de GPT-2, "
+     "LLaMA 7B y LLaMA 65B", "the budget covers 13.8 times over the full fine-tuning of the dearest of GPT-2, "
+     "LLaMA 7B and LLaMA 65B"),
 ])
 def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, es, en):
     checked = CHECKED[claim_id]
