@@ -477,8 +477,9 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     data["said"] = data["rung"] + ": " + data["label"]
     low = 10 ** math.floor(math.log10(min(data["usd"].min(), start_usd)))
     high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
-    # A tick every third power of ten: ten of them would not fit a phone.
-    ticks = [low * 10**n for n in range(0, round(math.log10(high / low)) + 1, 3)]
+    # A tick every third power of ten, none at the edges: ten of them, or a label as long as
+    # "10.000 millones" at the right edge, would not fit a phone.
+    ticks = [low * 10**n for n in range(1, round(math.log10(high / low)), 3)]
     slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
     # The exact budget, not the nearest step of the slider: the readout starts at the prose's figure.
     power = alt.param(name="budget_power", value=math.log10(start_usd), bind=slider)
