@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -353,7 +354,7 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
         fields["gpus"].press("Enter")
         note = chart.locator(".calculator-note").first
         assert note.text_content() == said and fields["gpus"].get_attribute("aria-invalid") == "true"
-        assert new_query(page)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
+        assert query(page.url)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
     # Moving the slider again clears the message.
     sliders["gpus"].fill("2048")
     page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '2048'", arg=SIGNALS["gpus"])
@@ -366,16 +367,12 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
     link.click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"{base}/{lang}/article2.html?") and "#chart-" in copied, copied
-    assert new_query_of(copied) == new_query(page) and new_query(page)[SIGNALS["days"]] == "54.5", copied
+    assert query(copied) == query(page.url) and query(page.url)[SIGNALS["days"]] == "54.5", copied
     assert page.locator(".calculator-link span").text_content() == words(lang)["calculator"]["copied"]
 
 
-def new_query(page) -> dict[str, str]:
-    return new_query_of(page.url)
-
-
-def new_query_of(url: str) -> dict[str, str]:
-    return dict(item.split("=", 1) for item in url.split("?", 1)[1].split("#")[0].split("&"))
+def query(url: str) -> dict[str, str]:
+    return dict(parse_qsl(urlsplit(url).query))
 
 
 @pytest.mark.parametrize("lang", LANGS)

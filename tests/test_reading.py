@@ -230,8 +230,8 @@ def untranslated_quotes(page: Page) -> list[str]:
             continue
         if not any(w.casefold() in FOREIGN[page.lang] for w in WORD.findall(LATIN.sub(" ", q.get_text()))):
             continue
-        block = q.find_parent(BLOCKS)
-        text = [str(s) for s in block.find_all(string=True)] if block else []
+        block = q.find_parent(BLOCKS) or q.parent
+        text = [str(s) for s in block.find_all(string=True)]
         inside = [str(s) for s in q.find_all(string=True)]
         start = next(n for n in range(len(text)) if text[n:n + len(inside)] == inside)
         before, after = "".join(text[:start]), "".join(text[start + len(inside):])

@@ -36,10 +36,9 @@ window.bookCalculator = function (box, view, controls, messages) {
   }
   var lang = document.documentElement.lang || "en";
   var group = lang === "es" ? "." : ",", decimal = lang === "es" ? "," : ".";
-  function decimals(step) { return step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0; }
-  function style(step, extra) {  // the step's decimals, and up to `extra` more for a value off its grid
-    var digits = decimals(step);
-    return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits + extra,
+  function style(step) {  // the step's decimals, and two more for a value off the slider's grid
+    var digits = step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0;
+    return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits + 2,
                                         useGrouping: "always"});
   }
   function read(text) {  // the page's style; a group mark is one followed by exactly three digits
@@ -53,8 +52,8 @@ window.bookCalculator = function (box, view, controls, messages) {
   var fields = {};
   controls.forEach(function (control) {
     var binding = control[1], slider = box.querySelector('input[type="range"][name="' + control[0] + '"]');
-    if (binding.input !== "range" || !slider || !messages) return;
-    var numbers = style(binding.step, 2), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});
+    if (binding.input !== "range" || !slider) return;
+    var numbers = style(binding.step), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});
     var name = (binding.name || control[0]).trim().replace(/:$/, "");
     var field = document.createElement("input"), note = document.createElement("span");
     field.type = "text";
@@ -63,7 +62,6 @@ window.bookCalculator = function (box, view, controls, messages) {
     field.setAttribute("aria-label", name);
     note.className = "calculator-note";
     note.setAttribute("aria-live", "polite");
-    field.value = numbers.format(view.signal(control[0]));
     slider.closest("label").after(field, note);
     field.addEventListener("change", function () {
       var value = read(field.value);
@@ -89,7 +87,7 @@ window.bookCalculator = function (box, view, controls, messages) {
   }, Promise.resolve());
   var link = document.createElement("p"), anchor = document.createElement("a"), copied = document.createElement("span");
   link.className = "calculator-link";
-  anchor.textContent = messages ? messages.link : "";
+  anchor.textContent = messages.link;
   copied.setAttribute("aria-live", "polite");
   link.append(anchor, " ", copied);
   function address() { anchor.href = location.search + "#" + box.id; }
@@ -97,11 +95,11 @@ window.bookCalculator = function (box, view, controls, messages) {
     if (!navigator.clipboard) return;
     navigator.clipboard.writeText(anchor.href).then(function () { copied.textContent = messages.copied; }, function () {});
   });
-  if (messages) said.after(link);
+  said.after(link);
   return restored.then(function () {
     address();
     controls.forEach(function (control) {
-      if (fields[control[0]]) fields[control[0]](view.signal(control[0]));
+      if (fields[control[0]]) fields[control[0]](view.signal(control[0]));  // once the address has set it
       view.addSignalListener(control[0], function (name, value) {
         if (fields[name]) fields[name](value);
         var query = new URLSearchParams(location.search);

@@ -44,7 +44,7 @@ def sourced(checked: Checked, lang: str) -> tuple[str, str]:
     words, no such words)."""
     w, figure = words(lang)["card"], checked.result.sourced
     if figure is None:
-        return w["primary"], w["none_text" if checked.claim.kind == "text" else "none"]
+        return w["primary"], w["none_text" if checked.claim.stated.text is not None else "none"]
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
 
 

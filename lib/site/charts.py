@@ -228,11 +228,12 @@ def label_right(label: str, start_px: float, end_px: float, width: float = PLOT_
     return fonts.text_width(label, 12) <= room_right or room_right >= room_left
 
 
-def row_encodings(field: str, order: list[str]) -> tuple[alt.Y, alt.YOffset]:
-    """The y of a chart with a row per item and its two slots (ROW_SLOTS): the name's, above, and the
-    mark's; the marks' data carry slot = "mark"."""
+def row_encodings(field: str, order: list[str], slots: list[str] = ROW_SLOTS,
+                  slot_field: str = "slot") -> tuple[alt.Y, alt.YOffset]:
+    """The y of a chart with a row per item and its slots, the name's first, above the marks' (by
+    default ROW_SLOTS: the marks' data carry slot = "mark")."""
     return (alt.Y(f"{field}:N", sort=order, title=None, axis=None),
-            alt.YOffset("slot:N", sort=ROW_SLOTS, scale=alt.Scale(domain=ROW_SLOTS)))
+            alt.YOffset(f"{slot_field}:N", sort=slots, scale=alt.Scale(domain=slots)))
 
 
 def rows_height(rows: list, step: int, slots: list = ROW_SLOTS) -> int:
@@ -241,12 +242,16 @@ def rows_height(rows: list, step: int, slots: list = ROW_SLOTS) -> int:
     return len(rows) * len(slots) * step
 
 
-def row_names(field: str, order: list[str], x: float, x_scale: alt.Scale, x_axis: alt.Axis) -> alt.Chart:
-    """Each row's name, in its slot above its mark, from the plot's left edge (`x`, in the scale's units)."""
-    y, y_offset = row_encodings(field, order)
-    data = pd.DataFrame({field: order, "slot": "name", "x": float(x)})
-    return alt.Chart(data).mark_text(align="left", fontSize=12, fontWeight="bold", color="#222").encode(
-        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text=f"{field}:N", description=f"{field}:N")
+def row_names(field: str, order: list[str], x: float, x_scale: alt.Scale, x_axis: alt.Axis, *,
+              slots: list[str] = ROW_SLOTS, slot_field: str = "slot", names: list[str] | None = None,
+              bold: bool = True) -> alt.Chart:
+    """Each row's name (`names`, else the row's own value), in the first of its slots, above its
+    marks, from the plot's left edge (`x`, in the scale's units)."""
+    y, y_offset = row_encodings(field, order, slots, slot_field)
+    data = pd.DataFrame({field: order, slot_field: slots[0], "x": float(x), "name": names or order})
+    weight = {"fontWeight": "bold"} if bold else {}
+    return alt.Chart(data).mark_text(align="left", fontSize=12, color="#222", **weight).encode(
+        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="name:N", description="name:N")
 
 
 def labels(chart: str, lang: str) -> dict:
@@ -366,12 +371,6 @@ def _tick_labels(values, lang: str, per: float | None = None) -> str:
     return expr
 
 
-def _headline_x(value: float) -> float:
-    """Where a value falls on the headline chart's log axis, in px from its left edge."""
-    low, high = HEADLINE_DOMAIN
-    return HEADLINE_WIDTH * math.log10(value / low) / math.log10(high / low)
-
-
 def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     """Each headline cost as a range on a log axis of dollars: what the article says and what the
     sources give, one under the other, below the name of what they cost (a layout that fits a phone's
@@ -392,8 +391,8 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         end = edge_high if at_least else high
         # The value is written beside its mark, on the side with room for it (the right if both have).
         label = fig.format(lang)
-        room_right, room_left = HEADLINE_WIDTH - _headline_x(end) - 8, _headline_x(start) - 8
-        right = fonts.text_width(label, 12) <= room_right or room_right >= room_left
+        right = label_right(label, log_position(start, HEADLINE_DOMAIN, HEADLINE_WIDTH),
+                            log_position(end, HEADLINE_DOMAIN, HEADLINE_WIDTH), HEADLINE_WIDTH)
         records.append({
             "item": text["items"][row["claim"]],
             "kind": text[row["kind"]],
@@ -409,12 +408,10 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         })
     data = pd.DataFrame(records)
     order = list(dict.fromkeys(data["item"]))
-    names = pd.DataFrame({"item": order, "kind": "name", "x": float(edge_low)})
     ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
     x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang, per=1e6), title=text["axis"], grid=True)
-    y = alt.Y("item:N", sort=order, title=None, axis=None)
-    y_offset = alt.YOffset("kind:N", sort=slots, scale=alt.Scale(domain=slots))
+    y, y_offset = row_encodings("item", order, slots, "kind")
     data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
     base = alt.Chart(data).encode(
         description="said:N",
@@ -446,9 +443,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
     )
     # What each pair costs, above it, from the axis's left edge.
-    named = alt.Chart(names).mark_text(align="left", fontSize=12, fontWeight="bold", color="#222").encode(
-        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="item:N", description="item:N"
-    )
+    named = row_names("item", order, edge_low, x_scale, x_axis, slots=slots, slot_field="kind")
     return readable(alt.layer(ranges, open_ends, points, right_of, left_of, named).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=HEADLINE_WIDTH, height=rows_height(order, 19, slots), usermeta={"lang": lang},
@@ -487,8 +482,8 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
     order = list(data["rung"])
     # Each cost on the side of its dot with room for it.
-    data["align"] = ["left" if label_right(r.label, x, x) else "right"
-                     for r in data.itertuples() for x in [log_position(r.usd, (low, high))]]
+    dot_px = [log_position(usd, (low, high)) for usd in data["usd"]]
+    data["align"] = ["left" if label_right(label, x, x) else "right" for label, x in zip(data["label"], dot_px)]
     within = "datum.usd <= pow(10, budget_power)"
     y, y_offset = row_encodings("rung", order)
     base = alt.Chart(data).encode(
@@ -549,8 +544,7 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
             "dots": [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]}
     # A run a band: its name above, a line per method, and the published figures below them.
     slots = ["name", *methods, "published"]
-    y = alt.Y("run:N", sort=runs, title=None, axis=None)
-    y_offset = alt.YOffset("slot:N", sort=slots, scale=alt.Scale(domain=slots))
+    y, y_offset = row_encodings("run", runs, slots)
     # Each mark's text alternative is computed in the chart, not carried in its data (a lighter page).
     ranges = alt.Chart(bars).transform_calculate(
         said="datum.run + ', ' + datum.method + ': ' + datum.label", slot="datum.method",
@@ -569,9 +563,7 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
                  alt.Tooltip("label:N", title=text["published"])],
     )
-    names = alt.Chart(pd.DataFrame({"run": runs, "slot": "name", "x": float(domain[0])})).mark_text(
-        align="left", fontSize=12, fontWeight="bold", color="#222").encode(
-        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="run:N", description="run:N")
+    names = row_names("run", runs, domain[0], x_scale, x_axis, slots=slots)
     description = text["title"] + ". " + "; ".join(said["bars"] + said["dots"])
     return readable(alt.layer(ranges, points, names).properties(
         title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(runs, 16, slots),
@@ -620,9 +612,7 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     left_of = base.transform_filter("datum.align == 'right'").mark_text(
         align="right", dx=-8, fontSize=12, color="#222").encode(x=alt.X("low:Q", scale=x_scale, axis=x_axis), text="text:N")
     # Each step's name above it: a run's first step names the run.
-    names = alt.Chart(pd.DataFrame({"key": keys, "line": list(steps["line"]), "slot": "name", "x": float(domain[0])}))
-    named = names.mark_text(align="left", fontSize=12, color="#222").encode(
-        x=alt.X("x:Q", scale=x_scale, axis=x_axis), y=y, yOffset=y_offset, text="line:N", description="line:N")
+    named = row_names("key", keys, domain[0], x_scale, x_axis, names=list(steps["line"]), bold=False)
     return readable(alt.layer(link, band, right_of, left_of, named).properties(
         title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(keys, 17),
         usermeta={"lang": lang}, description=description,

@@ -78,7 +78,7 @@ _registered: list[Path] = []
 def _advances(bold: bool) -> tuple[dict[int, int], int]:
     from fontTools.ttLib import TTFont
 
-    font = TTFont(FONTS / f"DejaVuSansCondensedCharts{'-Bold' if bold else ''}.ttf")
+    font = TTFont(FONTS / f"{WEIGHTS[700 if bold else 400][2]}.ttf")
     glyphs, metrics = font.getBestCmap(), font["hmtx"].metrics
     return {code: metrics[name][0] for code, name in glyphs.items()}, font["head"].unitsPerEm
 
