@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
 NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
-.PHONY: book test bench serve lab notebooks diff fonts clean
+.PHONY: book test bench serve lab notebooks diff fonts vega clean
 REV ?= HEAD
 
 # Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
@@ -23,7 +23,7 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $(NODE_STAMP)
 
 ## book: execute every chapter and build the site in both languages into _build/html
-book: $(STAMP)
+book: $(STAMP) $(NODE_STAMP)
 	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
@@ -56,6 +56,11 @@ diff: $(STAMP)
 ## package dejavu-fonts-ttf, for the characters the committed charts write (needs npm)
 fonts: $(STAMP)
 	$(PY) -m lib.site.fonts
+
+## vega: make the site's Vega bundle again (book/_static/vega-bundle.js): Vega's runtime from
+## the npm registry (the Vega vl-convert renders with), and the function that draws a chart (needs npm)
+vega: $(STAMP)
+	$(PY) -m lib.site.vega_bundle
 
 clean:
 	rm -rf _build

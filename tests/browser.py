@@ -122,8 +122,8 @@ class Tab:
         self.visit = Visit(url)
         self.page.goto(url, wait_until="load")
         if self.page.locator("div.vega-chart").count():
-            # Vega-Embed draws the live chart after the page's load event.
-            self.page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+            # The bundle draws the live chart after the page's load event.
+            self.page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
         done = self.visit
         done.bytes = self.page.evaluate(
             "performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
@@ -201,8 +201,8 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             visit = current["visit"] = Visit(url)
             await page.goto(url, wait_until="load")
             chart = await page.locator("div.vega-chart").count() > 0
-            if chart:  # Vega-Embed draws the live chart after the load event
-                await page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+            if chart:  # the bundle draws the live chart after the load event
+                await page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
             visit.bytes = await page.evaluate(WEIGHT_SCRIPT)
             current["visit"] = Visit(url)  # what the checks below do is not the visit's
             result = {"visit": visit, "chart": chart, "lang": await page.evaluate("document.documentElement.lang")}
@@ -230,7 +230,7 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             await page.goto(url, wait_until="load")
             await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
             if chart:
-                await page.wait_for_selector("div.vega-chart.vega-embed", timeout=10_000)
+                await page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
             result["phone"] = phone
             current["visit"] = Visit(url)
             result["phone_width"] = await page.evaluate("document.documentElement.scrollWidth")

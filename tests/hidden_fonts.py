@@ -91,8 +91,7 @@ def differences() -> list[dict]:
     found = []
     for chart in fonts.committed_charts(ROOT):
         spec = chart["spec"]
-        svg = charts.first_paint(vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION,
-                                                     format_locale=charts.d3_locale(spec["usermeta"]["lang"])))
+        svg = charts.first_paint(vlc.vega_to_svg(spec, format_locale=chart["locale"]))
         if svg != chart["svg"]:
             size = re.compile(r'width="([\d.]+)" height="([\d.]+)"')
             committed, now = size.search(chart["svg"]).groups(), size.search(svg).groups()

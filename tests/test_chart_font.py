@@ -78,9 +78,12 @@ def test_every_character_a_chart_can_write_is_in_the_font(chart):
 
 @pytest.mark.parametrize("chart", CHARTS, ids=[c["where"] for c in CHARTS])
 def test_every_text_of_a_chart_is_in_the_book_font_and_none_is_cut(chart):
-    """The chart's config names the font (marks, axes, legends, titles all take config.font); its
-    first paint names it once, for every text; no label lost its end to a label limit."""
-    assert chart["spec"]["config"]["font"] == fonts.STACK
+    """The chart's config names the font for every style of text (marks, axes, legends, titles: the
+    Vega that Vega-Lite's config.font compiles to); its first paint names it once, for every text;
+    no label lost its end to a label limit."""
+    styles = chart["spec"]["config"]["style"]
+    assert {"text", "guide-label", "guide-title", "group-title"} <= set(styles)
+    assert {style.get("font") for style in styles.values()} == {fonts.STACK}
     svg = chart["svg"]
     assert re.match(r"<svg [^>]*font-family=\"([^\"]*)\"", svg).group(1) == fonts.STACK
     assert "<text" in svg and not re.search(r"<text[^>]*font-family", svg)
@@ -91,7 +94,7 @@ def test_every_text_of_a_chart_is_in_the_book_font_and_none_is_cut(chart):
 
 # A 390 px phone's column, less the theme's margins: a calculator's readout fits in it (readout_chart).
 PHONE_COLUMN = 358
-CALCULATORS = [c for c in CHARTS if c["spec"].get("width") == 320 and c["spec"].get("params")]
+CALCULATORS = [c for c in CHARTS if c["spec"].get("width") == 320 and any("bind" in s for s in c["spec"].get("signals", []))]
 
 
 def test_every_calculator_fits_a_phones_column():

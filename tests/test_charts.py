@@ -79,25 +79,30 @@ def test_jupyterlab_draws_the_chart_the_book_commits():
     spec = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
     offline, jupyter = charts.offline_renderer(spec)["text/html"], charts.jupyter_renderer(spec)["text/html"]
     assert jupyter == offline + lab.CHART_LOADER
-    assert json.dumps(charts.d3_locale("es")["decimal"]) in offline and "formatLocale" in offline
+    assert json.dumps(charts.d3_locale("es"), sort_keys=True) in offline and "window.bookChart(el, " in offline
     assert json.dumps(lab.BUNDLE_URL) in lab.CHART_LOADER and lab.BUNDLE.exists()
     assert "cdn.jsdelivr" not in jupyter and "http" not in lab.CHART_LOADER
 
 
-def test_a_calculators_presets_reach_its_sliders_through_a_json_patch():
-    """Each slider of the rental calculator gets an `on` handler for the chosen run, at its own place
-    among the compiled signals; a chart with no presets gets no patch."""
+def test_a_calculators_presets_reach_its_sliders_in_its_live_spec():
+    """Each slider of the rental calculator gets an `on` handler for the chosen run in the Vega the
+    page draws, and the page carries it; a chart with no presets gets none."""
     import vl_convert as vlc
 
     from lib.calculators.rental import PRESET_SIGNAL, SIGNALS, rental_chart
 
     spec = rental_chart("es").to_dict()
-    patch = charts.react_patch(spec)
-    signals = vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION)["signals"]
-    assert sorted(signals[int(op["path"].split("/")[2])]["name"] for op in patch) == sorted(SIGNALS.values())
-    assert all(op["value"][0]["events"] == {"signal": PRESET_SIGNAL} for op in patch)
-    assert charts.react_patch(charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()) == []
-    assert '"patch"' in charts.offline_renderer(spec)["text/html"]
+    compiled = vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION)
+    live = charts.live_spec(compiled, spec)
+    moved = {new["name"]: new["on"] for old, new in zip(compiled["signals"], live["signals"]) if old != new}
+    assert sorted(moved) == sorted(SIGNALS.values())
+    assert all(on == [{"events": {"signal": PRESET_SIGNAL}, "update": old["init"]}]
+               for old in compiled["signals"] for name, on in moved.items() if old["name"] == name)
+    assert "description" in compiled and "description" not in live
+    opt = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
+    opt_compiled = vlc.vegalite_to_vega(opt, vl_version=charts.VL_VERSION)
+    assert charts.live_spec(opt_compiled, opt) == {k: v for k, v in opt_compiled.items() if k != "description"}
+    assert f'{{"events":{{"signal":"{PRESET_SIGNAL}"}}' in charts.offline_renderer(spec)["text/html"]
 
 
 def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():

@@ -264,8 +264,8 @@ def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_bo
     assert any(card.startswith(f"{value[CARD]} · A1-opt-cost") for card in prose["cards"]), prose["cards"][:3]
     assert len(prose["cards"]) == cards
 
-    # The chart: drawn live (Vega-Embed's slider) from the book's bundle, served by this server.
-    chart = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .vega-chart.vega-embed").first
+    # The chart: drawn live (Vega's slider) from the book's bundle, served by this server.
+    chart = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .vega-chart.drawn").first
     chart.wait_for(timeout=30_000)
     assert chart.locator("svg").count() and chart.locator(".vega-bind input[type=range]").count()
     assert any(url.endswith(lab.BUNDLE_URL) for url in jupyterlab["requests"])

@@ -1,7 +1,7 @@
 """Sphinx extension: what each page downloads, and no more.
 
-- The vendored Vega bundle (vega-bundle.js, ~0.9 MB: Vega, Vega-Lite and Vega-Embed, which make
-  the charts live: the price slider, tooltips) is added only to pages that hold a chart,
+- The vendored Vega bundle (vega-bundle.js, ~0.51 MB: Vega's runtime, which makes the charts live:
+  the price slider, tooltips; lib/site/vega_bundle.py) is added only to pages that hold a chart,
   calculator.js (a calculator's state in the address) only to pages with a calculator, and
   ledger.js (the ledger's filter and sorting) only to the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
@@ -12,8 +12,14 @@
 - myst-nb's CSS loses its 34 KB of colours for ANSI escape codes in printed output, which no page
   has (kept if one ever does).
 
-The largest assets that remain on every page: the theme's CSS (~0.3 MB, Bootstrap and the
-theme's layout), bootstrap.js (~80 KB: dropdowns, tooltips, the sidebars on a phone).
+- The theme's CSS (pydata-sphinx-theme.css, ~0.3 MB, most of it Bootstrap's) and sphinx-book-theme's
+  keep only the rules whose selectors can match the built pages, as PurgeCSS (npm) decides from every
+  page and every script of the site (the classes the theme's scripts add, such as the sidebars' on
+  a phone, are words in those scripts). The source maps of the theme's files go: they map the
+  files as the theme ships them, no longer as the site serves them.
+
+The largest asset that remains on every page: bootstrap.js (~80 KB: dropdowns, tooltips, the
+sidebars on a phone).
 """
 
 from __future__ import annotations
@@ -24,9 +30,16 @@ import shutil
 from pathlib import Path
 from urllib.parse import quote
 
+import subprocess
+
 from sphinx.application import Sphinx
 
 from lib.core.words import words
+
+PURGECSS = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "purgecss"
+# The theme's style sheets that PurgeCSS trims, in the site's _static/styles.
+PURGED = ("pydata-sphinx-theme.css", "sphinx-book-theme.css")
+SOURCE_MAP = re.compile(r"\n?/[*/]# sourceMappingURL=\S+(?: \*/)?\s*$")
 
 CHART = 'class="vega-chart"'
 LEDGER = "ledger"
@@ -47,8 +60,8 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
         if "window.bookCalculator" in body:
             app.add_js_file("calculator.js")
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
-        # reach (tabindex) and which says so on a narrow screen (the language's words). Vega-Embed
-        # gives the box the chart's text alternative (its description) as aria-label.
+        # reach (tabindex) and which says so on a narrow screen (the language's words). The box
+        # carries the chart's text alternative (its description) as aria-label (lib/site/charts.py).
         hint = html.escape(words(app.config.language)["site"]["chart_scroll_hint"])
         body = context["body"] = body.replace(CHART, f'{CHART} tabindex="0" data-scroll-hint="{hint}"')
     if re.search(r'<table[^>]*class="[^"]*\bledger\b', body):
@@ -145,6 +158,25 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     for leftover in static.glob("scripts/fontawesome.js*"):
         leftover.unlink()
     shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
+    purge_theme_css(out)
+
+
+def purge_theme_css(out: Path) -> None:
+    """The theme's style sheets (PURGED) with only the rules that can match a page of `out`, by
+    PurgeCSS over every page and script of the site; without the theme's source maps."""
+    if not PURGECSS.exists():
+        raise RuntimeError(f"{PURGECSS} is missing: run `npm ci` (make book and make test do)")
+    static = out / "_static"
+    styles = [static / "styles" / name for name in PURGED]
+    subprocess.run([str(PURGECSS), "--css", *map(str, styles), "--content", str(out / "**" / "*.html"),
+                    str(static / "**" / "*.js"), "--output", str(static / "styles")], check=True,
+                   capture_output=True)
+    for mapped in [*static.glob("styles/*.css"), *static.glob("scripts/*.js")]:
+        text = mapped.read_text(encoding="utf8")
+        if SOURCE_MAP.search(text):
+            mapped.write_text(SOURCE_MAP.sub("\n", text), encoding="utf8")
+    for source_map in [*static.glob("styles/*.map"), *static.glob("scripts/*.map")]:
+        source_map.unlink()
 
 
 

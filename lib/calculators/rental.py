@@ -164,7 +164,7 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
 
     Choosing a run moves the sliders to its values: each slider's value is an expression of the
     chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderers
-    make Vega evaluate it again whenever the run changes (usermeta "react", charts.react_patch)."""
+    make Vega evaluate it again whenever the run changes (usermeta "react", charts.live_spec)."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
     presets = rental_presets(i)

@@ -1,8 +1,9 @@
 """Altair charts with labels in both languages, and the offline renderer.
 
 The renderer ("offline") emits a fixed element id (a hash of the spec) and a static
-SVG drawn by vl-convert, then asks the vendored Vega-Embed (book/_static/vega-bundle.js)
-to replace it with the live chart. On the static site the chart is interactive and
+SVG drawn by vl-convert, then asks the vendored Vega runtime (book/_static/vega-bundle.js,
+window.bookChart) to replace it with the live chart, drawn from the spec that vl-convert compiled to
+Vega here (live_spec): the pages carry no Vega-Lite compiler. On the static site the chart is interactive and
 nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
 that a Jupyter server started (JupyterLab, Binder), where the site's bundle is absent, the same
 output comes with lib.site.lab's loader after it ("jupyter", renderer_name), which fetches the same
@@ -136,19 +137,19 @@ def offline_renderer(spec: dict, **_) -> dict:
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)},"
                       f" {json.dumps(messages, ensure_ascii=False)}); }}")
-    # The chart's text alternative is its box's aria-label: the live chart need not carry it again.
+    # The element's id (a calculator's link names it) is a hash of the Vega-Lite spec the chart came from.
     live = {k: v for k, v in spec.items() if k != "description"}
-    text = json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    element = "chart-" + hashlib.sha256(text.encode()).hexdigest()[:12]
-    svg = first_paint(vlc.vegalite_to_svg(spec, vl_version=VL_VERSION, format_locale=d3_locale(lang)))
-    options = {"actions": False, "renderer": "svg", "formatLocale": d3_locale(lang)}
-    patch = react_patch(spec)  # a calculator's presets move its sliders
-    options = json.dumps(options | ({"patch": patch} if patch else {}), sort_keys=True)
+    element = "chart-" + hashlib.sha256(json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+                                        .encode()).hexdigest()[:12]
+    compiled = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
+    locale = d3_locale(lang)
+    svg = first_paint(vlc.vega_to_svg(compiled, format_locale=locale))
+    text = json.dumps(live_spec(compiled, spec), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
         # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
-        f" if (el && window.vegaEmbed) {{ var draw = function () {{ return window.vegaEmbed(el, {text}, {options}); }};"
+        f" if (el && window.bookChart) {{ var draw = function () {{ return window.bookChart(el, {text}, {json.dumps(locale, sort_keys=True)}); }};"
         f" {fonts.LOADED_JS}.then(draw, draw).then(function (result) {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
@@ -157,17 +158,19 @@ def offline_renderer(spec: dict, **_) -> dict:
     return {"text/html": html}
 
 
-def react_patch(spec: dict) -> list[dict]:
-    """The `usermeta.react` of a spec as a JSON Patch of its compiled Vega (vega-embed's `patch`
-    option, which must be JSON where Altair's renderer writes it): each listed signal gets an `on`
-    handler that evaluates its expression again whenever the named signal changes. The signals'
-    places come from vl-convert's compiler, of the Vega-Lite version Altair loads (VL_VERSION)."""
+def live_spec(compiled: dict, spec: dict) -> dict:
+    """The Vega a page draws (book/_static/vega-bundle.js, window.bookChart): the chart's spec as
+    vl-convert compiled it (`compiled`, of the Vega-Lite version Altair loads, VL_VERSION), without
+    its description (the chart's box says it, as its aria-label), and with the `usermeta.react` of
+    the Vega-Lite `spec`: each listed signal gets an `on` handler that evaluates its expression again
+    whenever the named signal changes (a calculator's presets move its sliders)."""
+    live = {k: v for k, v in compiled.items() if k != "description"}
     react = spec.get("usermeta", {}).get("react") or {}
-    if not react:
-        return []
-    signals = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION).get("signals", [])
-    return [{"op": "add", "path": f"/signals/{n}/on", "value": [{"events": {"signal": react[s["name"]]}, "update": s["init"]}]}
-            for n, s in enumerate(signals) if s.get("name") in react and "init" in s]
+    if react:
+        live["signals"] = [signal | {"on": [{"events": {"signal": react[signal["name"]]}, "update": signal["init"]}]}
+                           if signal.get("name") in react and "init" in signal else signal
+                           for signal in compiled.get("signals", [])]
+    return live
 
 
 def jupyter_renderer(spec: dict, **_) -> dict:
@@ -665,7 +668,7 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders
-    (react_patch)."""
+    (live_spec)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)

@@ -106,13 +106,13 @@ def register() -> None:
 
 CHART_OUTPUT = re.compile(
     r'<div id="(?P<id>chart-[0-9a-f]+)" class="vega-chart" role="group" aria-label="(?P<label>[^"]*)">'
-    r'(?P<svg><svg.*?</svg>)</div>\n<script>.*?window\.vegaEmbed\(el, (?P<spec>\{.*\}), (?P<options>\{"actions".*?\})\); \};', re.S)
+    r'(?P<svg><svg.*?</svg>)</div>\n<script>.*?window\.bookChart\(el, (?P<spec>\{.*\}), (?P<locale>\{"currency".*?\})\); \};', re.S)
 
 
 def committed_charts(root: Path = ROOT) -> list[dict]:
     """Every chart in the committed outputs of the chapter notebooks of both languages:
-    {"where" (notebook:cell), "spec" (as rendered: the live spec and its description), "options"
-    (Vega-Embed's: the number locale, a calculator's patch), "svg" (the committed first paint)}."""
+    {"where" (notebook:cell), "spec" (as rendered: the live Vega spec and its description), "locale"
+    (the number locale the chart is drawn with), "svg" (the committed first paint)}."""
     found = []
     for folder in NOTEBOOKS:
         for path in sorted((root / folder).glob("*.ipynb")):
@@ -130,7 +130,7 @@ def committed_charts(root: Path = ROOT) -> list[dict]:
                     if match["label"]:
                         spec["description"] = html.unescape(match["label"])
                     found.append({"where": f"{path.relative_to(root)}:{n}", "spec": spec,
-                                  "options": json.loads(match["options"]), "svg": match["svg"]})
+                                  "locale": json.loads(match["locale"]), "svg": match["svg"]})
     return found
 
 
@@ -150,7 +150,7 @@ def chart_characters(chart: dict) -> set[str]:
     """What a chart (of committed_charts) can write: the characters of its spec's strings, of its
     number locale (decimal and grouping signs, currency words) and the digits and signs that Vega's
     number formats add."""
-    locale = chart["options"].get("formatLocale", {})
+    locale = chart["locale"]
     return set("".join(spec_strings(chart["spec"]) + spec_strings(locale))) | set(NUMBER_SIGNS)
 
 

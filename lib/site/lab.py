@@ -44,13 +44,13 @@ BUNDLE_TAIL = ('\n;(function () { var style = document.createElement("style");'
                ' style.textContent = ".vega-bind input[type=range] ~ span { display: none; }";'
                " document.head.appendChild(style); })();\n")
 # What a chart's output (lib.charts.offline_renderer: the SVG, then a script that asks the site's
-# Vega-Embed to draw the live chart) has after it in JupyterLab (lib.charts.jupyter_renderer, and
-# for_lab for the committed outputs): where no Vega-Embed is loaded, fetch the bundle from this
+# Vega bundle to draw the live chart) has after it in JupyterLab (lib.charts.jupyter_renderer, and
+# for_lab for the committed outputs): where the bundle is not loaded, fetch it from this
 # server once for every chart, then run the chart's own script again. The site never gets it: it
 # is left out on save (for_file), so a chart drawn in JupyterLab is saved as the book commits it.
 CHART_LOADER = (
     "\n<script>(function () { var chart = document.currentScript && document.currentScript.previousElementSibling,"
-    " config = document.getElementById('jupyter-config-data'); if (!chart || !config || window.vegaEmbed) return;"
+    " config = document.getElementById('jupyter-config-data'); if (!chart || !config || window.bookChart) return;"
     " window.bookVega = window.bookVega || new Promise(function (loaded) { var script = document.createElement('script');"
     f" script.onload = loaded; script.src = JSON.parse(config.textContent).baseUrl + {json.dumps(BUNDLE_URL)};"
     " document.head.appendChild(script); });"
