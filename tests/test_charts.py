@@ -118,3 +118,13 @@ def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():
         texts = lambda svg: re.findall(r">([^<>]+)<", svg)
         assert texts(charts.first_paint(raw)) == texts(raw)
         assert len(charts.first_paint(raw)) < len(raw)
+
+
+def test_the_site_draws_its_live_charts_with_the_vega_of_their_first_paints():
+    """The bundle's Vega is the one vl-convert renders the first paints with (`make vega` after a
+    vl-convert update), and it holds the function every chart's script calls."""
+    from lib.site import lab, vega_bundle
+
+    shipped = lab.BUNDLE.read_text(encoding="utf8")
+    assert vega_bundle.shipped_version(shipped) == vega_bundle.vega_version(), "run `make vega`"
+    assert shipped.rstrip().endswith(vega_bundle.DRAW.strip())
