@@ -40,7 +40,7 @@ def base(built_site):
 def tab(browser, base):
     """One browser page for the interactive checks; each opens its page afresh."""
     # The controls' checks weigh no page (the crawl does): the browser's cache spares each check
-    # parsing the Vega bundle's 0.9 MB again.
+    # parsing the Vega bundle's 0.5 MB again.
     shared = Tab(browser, base, first_visits=False)
     yield shared
     shared.close()
@@ -318,6 +318,49 @@ def test_each_calculator_control_changes_its_readout_to_what_lib_computes(tab, b
         readout_is(values, key)
         for (name, slider), value in zip(sliders.items(), values):
             assert float(slider.input_value()) == pytest.approx(value, abs=RANGES[name][2] / 2), (key, name)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_run_reads_custom_once_a_control_leaves_it_and_a_custom_calculation_travels(tab, base, lang):
+    """The rental calculator's run list shows "custom" (in the page's language) as soon as a slider is
+    moved or a value typed, and keeps every value; choosing a run again moves the sliders to it; the
+    address of a custom calculation opens the same calculation."""
+    from lib.calculators.rental import CUSTOM, PRESET_SIGNAL, RANGES, SIGNALS, rental_presets, rental_readout
+    from lib.core import fmt
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
+
+    page = _open(tab, base, f"{lang}/article2.html")
+    sliders = {name: page.locator(f'input[type="range"][name="{signal}"]') for name, signal in SIGNALS.items()}
+    chart = page.locator("div.vega-chart", has=sliders["gpus"])
+    run = chart.locator(f'select[name="{PRESET_SIGNAL}"]')
+    start = run.input_value()
+    assert start != CUSTOM
+    assert run.locator(f'option[value="{CUSTOM}"]').text_content() == words(lang)["calculator"]["presets"][CUSTOM]
+    sliders["gpus"].fill("1000")
+    page.wait_for_function("s => s.value === 'custom'", arg=run.element_handle(), timeout=3000)
+    sliders["price"].fill("2.5")  # a second slider, moved once the run reads custom
+    values = [float(s.input_value()) for s in sliders.values()]
+    assert values[0] == 1000 and values[2] == 2.5
+    _readout_shows(page, chart, rental_readout(lang, *values), "moving two sliders")
+    run.select_option(start)
+    gpus, days, price = rental_presets(load_inputs())[start]
+    _readout_shows(page, chart, rental_readout(lang, gpus, days, price, start), "choosing the run again")
+    for (name, slider), value in zip(sliders.items(), (gpus, days, price)):
+        assert float(slider.input_value()) == pytest.approx(value, abs=RANGES[name][2] / 2), name
+    field = page.locator(f'.vega-bind:has(input[name="{SIGNALS["days"]}"]) input.calculator-number')
+    field.fill(fmt.number(7, lang))
+    field.press("Enter")
+    page.wait_for_function("s => s.value === 'custom'", arg=run.element_handle(), timeout=3000)
+    _readout_shows(page, chart, rental_readout(lang, gpus, 7, price), "typing a value")
+    run.select_option(CUSTOM)  # keeps the values
+    _readout_shows(page, chart, rental_readout(lang, gpus, 7, price), "choosing custom")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('calc_run') === 'custom'", timeout=3000)
+    address = page.url
+    page = _open(tab, base, address.split(base + "/", 1)[1])
+    chart = page.locator("div.vega-chart", has=page.locator(f'input[name="{SIGNALS["gpus"]}"]'))
+    _readout_shows(page, chart, rental_readout(lang, gpus, 7, price), f"opening {address}")
+    assert chart.locator(f'select[name="{PRESET_SIGNAL}"]').input_value() == CUSTOM
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -72,6 +72,23 @@ def test_a_number_typed_in_the_pages_style_is_read_as_it_is_written(lang, typed,
     assert Figure.of(cost, "USD", decimals=2).format(lang) in box.children[-1].value
 
 
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_run_reads_custom_once_a_box_leaves_its_value_and_choosing_custom_keeps_the_boxes(lang):
+    from lib.calculators.rental import CUSTOM
+    from lib.core.words import words
+
+    i = load_inputs()
+    box = rental_calculator(lang, i, "llama")
+    run, gpus, days, price, _ = controls(box)
+    assert dict((label, key) for label, key in run.options)[words(lang)["calculator"]["presets"][CUSTOM]] == CUSTOM
+    price.value = fmt.number(3.5, lang, 2)
+    assert run.value == CUSTOM and price.value == fmt.number(3.5, lang, 2)
+    run.value = "opt"
+    assert run.value == "opt" and gpus.value == fmt.number(i.opt_gpus, lang)  # a run's values, one box at a time
+    run.value = CUSTOM
+    assert gpus.value == fmt.number(i.opt_gpus, lang) and price.value == fmt.number(i.lambda_a100_sxm_8x, lang, 2)
+
+
 @pytest.mark.parametrize("lang, budget, minutes", [("es", 200, "minutos"), ("en", 200, "minutes")])
 def test_less_than_an_hour_of_the_cluster_reads_in_minutes(lang, budget, minutes):
     assert minutes in describe(992, 56, 2.79, budget, lang, load_inputs())

@@ -1,6 +1,7 @@
 """The charts write numbers the way lib.core.fmt does: what Vega computes on the page (the reader's
 bar, the axis ticks) is checked against lib, by rendering each chart with vl-convert."""
 
+import json
 import re
 
 import pytest
@@ -86,23 +87,29 @@ def test_jupyterlab_draws_the_chart_the_book_commits():
 
 def test_a_calculators_presets_reach_its_sliders_in_its_live_spec():
     """Each slider of the rental calculator gets an `on` handler for the chosen run in the Vega the
-    page draws, and the page carries it; a chart with no presets gets none."""
+    page draws, and the page carries it with the custom run's name for its script; a chart with no
+    presets gets none."""
     import vl_convert as vlc
 
-    from lib.calculators.rental import PRESET_SIGNAL, SIGNALS, rental_chart
+    from lib.calculators.rental import CUSTOM, PRESET_SIGNAL, SIGNALS, rental_chart
 
     spec = rental_chart("es").to_dict()
     compiled = vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION)
     live = charts.live_spec(compiled, spec)
     moved = {new["name"]: new["on"] for old, new in zip(compiled["signals"], live["signals"]) if old != new}
     assert sorted(moved) == sorted(SIGNALS.values())
-    assert all(on == [{"events": {"signal": PRESET_SIGNAL}, "update": old["init"]}]
-               for old in compiled["signals"] for name, on in moved.items() if old["name"] == name)
+    init = {s["name"]: s["init"] for s in compiled["signals"] if s["name"] in SIGNALS.values()}
+    assert moved == {name: [{"events": {"signal": PRESET_SIGNAL}, "update": expression, "force": True}]
+                     for name, expression in init.items()}
     assert "description" in compiled and "description" not in live
     opt = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
     opt_compiled = vlc.vegalite_to_vega(opt, vl_version=charts.VL_VERSION)
     assert charts.live_spec(opt_compiled, opt) == {k: v for k, v in opt_compiled.items() if k != "description"}
-    assert f'{{"events":{{"signal":"{PRESET_SIGNAL}"}}' in charts.offline_renderer(spec)["text/html"]
+    page = charts.offline_renderer(spec)["text/html"]
+    assert f'{{"events":{{"signal":"{PRESET_SIGNAL}"}}' in page
+    kept = {signal: f"{signal}_kept" for signal in sorted(SIGNALS.values())}
+    assert json.dumps([{"signal": PRESET_SIGNAL, "value": CUSTOM, "kept": kept}]) in page
+    assert all(expression.startswith(f"{PRESET_SIGNAL} == '{CUSTOM}' ? {kept[name]} : ") for name, expression in init.items())
 
 
 def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():

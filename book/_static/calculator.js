@@ -15,8 +15,24 @@
    {high} filled in) and changes nothing. Moving the control again clears the message.
 
    Below the chart, a link to this calculation (its address, with the chart's anchor): following it
-   copies it too, where the browser lets a page write to the clipboard, and says so. */
-window.bookCalculator = function (box, view, controls, messages) {
+   copies it too, where the browser lets a page write to the clipboard, and says so.
+
+   `custom`: [{signal, value, kept}] for a preset list whose choice moves other controls (the rental
+   calculator's run): once the reader moves or types a follower's value, or the address gives one
+   the preset does not, the list shows `value` ("custom"), which leaves every control as the reader
+   had it: for that option each follower's expression reads the signal `kept[follower]`, which this
+   keeps equal to the follower (lib/calculators/rental.py). */
+window.bookCalculator = function (box, view, controls, messages, custom) {
+  var presets = custom || [];
+  function keep(name, value) {
+    presets.forEach(function (preset) { if (preset.kept[name]) view.signal(preset.kept[name], value); });
+  }
+  function moved(name, value) {  // a follower set by hand: its preset no longer says what it holds
+    keep(name, value);
+    presets.forEach(function (preset) {
+      if (preset.kept[name] && view.signal(preset.signal) !== preset.value) view.signal(preset.signal, preset.value);
+    });
+  }
   var said = document.createElement("p");
   said.className = "visually-hidden";  // the theme's: out of sight, not out of hearing
   said.setAttribute("aria-live", "polite");
@@ -71,8 +87,10 @@ window.bookCalculator = function (box, view, controls, messages) {
         .replace("{high}", limits.format(binding.max));
       if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
       field.removeAttribute("aria-invalid");
+      moved(control[0], value);
       view.signal(control[0], value).runAsync();
     });
+    slider.addEventListener("input", function () { moved(control[0], Number(slider.value)); view.runAsync(); });
     fields[control[0]] = function (value) {
       field.value = numbers.format(value);
       note.textContent = "";
@@ -83,7 +101,10 @@ window.bookCalculator = function (box, view, controls, messages) {
   var restored = controls.reduce(function (done, control) {
     var text = asked.get(control[0]);
     var value = text === null ? undefined : held(control[1], text);
-    return value === undefined ? done : done.then(function () { return view.signal(control[0], value).runAsync(); });
+    return value === undefined ? done : done.then(function () {
+      if (value !== view.signal(control[0])) moved(control[0], value);
+      return view.signal(control[0], value).runAsync();
+    });
   }, Promise.resolve());
   var link = document.createElement("p"), anchor = document.createElement("a"), copied = document.createElement("span");
   link.className = "calculator-link";
@@ -107,7 +128,8 @@ window.bookCalculator = function (box, view, controls, messages) {
         history.replaceState(history.state, "", "?" + query.toString() + location.hash);
         address();
         copied.textContent = "";
-        view.runAsync().then(say);
+        // Vega calls this during its run: the readout is said once that run has drawn it.
+        setTimeout(function () { keep(name, value); view.runAsync().then(say); }, 0);
       });
     });
   });

@@ -43,14 +43,15 @@ def describe(gpus: float, days: float, price: float, budget_eur: float, lang: st
 
 def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt") -> widgets.VBox:
     """The live calculator: a run to start from (the presets of the static one), its GPUs, days and
-    price in boxes, and the article's budget; a sentence with the result, or what is wrong. The
+    price in boxes, and the article's budget; a sentence with the result, or what is wrong. Once a
+    box no longer holds the run's value, the run reads CUSTOM, as on the static page. The
     boxes write their numbers as the book does (lib.calculators.boxes): whole GPUs, days with two decimals
     where a preset needs them, the price with its cents, the budget in euros."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
     presets = rental_presets(i)
     gpus, days, price = presets[start]
-    run = widgets.Dropdown(options=[(text["presets"][key], key) for key in presets], value=start)
+    run = widgets.Dropdown(options=[(text["presets"][key], key) for key in [*presets, CUSTOM]], value=start)
     fields = {
         "gpus": NumberBox(gpus, lang, text["gpus"], "gpus"),
         "days": NumberBox(days, lang, text["days"], "days", 2, trim=True),
@@ -58,17 +59,24 @@ def rental_calculator(lang: str, inputs: Inputs | None = None, start: str = "opt
         "budget": NumberBox(i.budget_eur, lang, text["budget"], "budget", 2, trim=True),
     }
     result = widgets.HTML()
+    choosing = []  # while a run's values are being set, one box at a time
 
     def update(_=None):
         try:
-            result.value = describe(fields["gpus"].value, fields["days"].value, fields["price"].value,
-                                    fields["budget"].value, lang, i, run.value)
+            values = [fields[name].value for name in RANGES]
+            if not choosing and run.value != CUSTOM and values != list(presets[run.value]):
+                run.value = CUSTOM  # as on the static page: the run no longer says what the boxes hold
+            result.value = describe(*values, fields["budget"].value, lang, i, run.value)
         except ValueError as exc:
             result.value = text["error"].format(message=error(exc, lang))
 
     def choose(change):
-        for name, value in zip(("gpus", "days", "price"), presets[change["new"]]):
+        if change["new"] == CUSTOM:
+            return
+        choosing.append(change["new"])
+        for name, value in zip(RANGES, presets[change["new"]]):
             fields[name].set(value)
+        choosing.clear()
         update()
 
     run.observe(choose, names="value")
@@ -85,6 +93,12 @@ RANGES = {"gpus": (1, 100_000, 1), "days": (0.04, 120, 0.01), "price": (0.5, 8, 
 # The sliders' signal names: their own, so that a page's other charts (the OPT price slider) keep theirs.
 SIGNALS = {name: f"calc_{name}" for name in RANGES}
 PRESET_SIGNAL = "calc_run"
+# The run the preset list shows once a control no longer holds a run's value (lib/data/words,
+# calculator.presets): choosing it keeps the values as they are. For it, each slider takes the value
+# the page's script keeps for it (book/_static/calculator.js): a slider's expression may not read
+# the slider itself (a cycle in Vega's dataflow).
+CUSTOM = "custom"
+KEPT = {name: f"{signal}_kept" for name, signal in SIGNALS.items()}
 # How a bad input is named in its message (lib/data/words, errors.names).
 ERROR_NAMES = {"price": "price_per_gpu_hour"}
 # The live calculator's budget box: from nothing to a million euros.
@@ -164,7 +178,8 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
 
     Choosing a run moves the sliders to its values: each slider's value is an expression of the
     chosen run, which Vega-Lite evaluates only once for a bound parameter ("init"); the renderers
-    make Vega evaluate it again whenever the run changes (usermeta "react", charts.live_spec)."""
+    make Vega evaluate it again whenever the run changes (usermeta "react", charts.live_spec). Once a
+    slider leaves the run's value, the run reads CUSTOM (usermeta "custom")."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator"]
     presets = rental_presets(i)
@@ -175,13 +190,17 @@ def rental_chart(lang: str, start: str = "opt", inputs: Inputs | None = None) ->
             low, high, _ = RANGES[name]
             if not low <= value <= high:
                 raise ValueError(f"{key}: {name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
+    options = [*presets, CUSTOM]
     run = alt.param(name=PRESET_SIGNAL, value=start, bind=alt.binding_select(
-        options=list(presets), labels=[text["presets"][key] for key in presets], name=text["preset"] + " "))
+        options=options, labels=[text["presets"][key] for key in options], name=text["preset"] + " "))
     params = [run]
     for n, (name, (low, high, step)) in enumerate(RANGES.items()):
         chosen = " : ".join(f"{PRESET_SIGNAL} == '{key}' ? {values[n]!r}" for key, values in presets.items())
-        params.append(alt.param(name=SIGNALS[name], value=float(presets[start][n]), expr=f"{chosen} : {presets[start][n]!r}",
+        params.append(alt.param(name=KEPT[name], value=float(presets[start][n])))
+        params.append(alt.param(name=SIGNALS[name], value=float(presets[start][n]),
+                                expr=f"{PRESET_SIGNAL} == '{CUSTOM}' ? {KEPT[name]} : {chosen} : {presets[start][n]!r}",
                                 bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " ")))
     lines = rental_lines(lang, *SIGNALS.values(), chips=" || ".join(f"{PRESET_SIGNAL} == '{run}'" for run in CHIP_RUNS))
     return charts.readout_chart(lines, params, lang, text["title"], text["subtitle"],
-                                react={signal: PRESET_SIGNAL for signal in SIGNALS.values()})
+                                react={signal: PRESET_SIGNAL for signal in SIGNALS.values()},
+                                custom={"value": CUSTOM, "kept": {SIGNALS[name]: KEPT[name] for name in RANGES}})

@@ -134,9 +134,16 @@ def offline_renderer(spec: dict, **_) -> dict:
         # link to the calculation.
         messages = {key: words(lang)["errors"][key] for key in ("number", "range", "whole")} | {
             key: words(lang)["calculator"][key] for key in ("link", "copied")}
+        # The option a preset list shows once the reader moves a control that follows it (live_spec).
+        custom = spec["usermeta"].get("custom")
+        followers = spec["usermeta"].get("react", {})
+        leaders = sorted({followers[name] for name in followers}) if custom else []
+        custom = [{"signal": leader, "value": custom["value"],
+                   "kept": {n: custom["kept"][n] for n in sorted(followers) if followers[n] == leader}}
+                  for leader in leaders]
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)},"
-                      f" {json.dumps(messages, ensure_ascii=False)}); }}")
+                      f" {json.dumps(messages, ensure_ascii=False)}, {json.dumps(custom)}); }}")
     # The element's id (a calculator's link names it) is a hash of the Vega-Lite spec the chart came from.
     live = {k: v for k, v in spec.items() if k != "description"}
     element = "chart-" + hashlib.sha256(json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -162,12 +169,18 @@ def live_spec(compiled: dict, spec: dict) -> dict:
     """The Vega a page draws (book/_static/vega-bundle.js, window.bookChart): the chart's spec as
     vl-convert compiled it (`compiled`, of the Vega-Lite version Altair loads, VL_VERSION), without
     its description (the chart's box says it, as its aria-label), and with the `usermeta.react` of
-    the Vega-Lite `spec`: each listed signal gets an `on` handler that evaluates its expression again
-    whenever the named signal changes (a calculator's presets move its sliders)."""
+    the Vega-Lite `spec`: each listed signal (a follower) gets an `on` handler that evaluates its
+    expression again whenever the named signal (its leader) changes (a calculator's presets move its
+    sliders). A `usermeta.custom` option of the leader's ({value, kept: {follower: signal}}) is the
+    page script's to choose once the reader moves a follower (book/_static/calculator.js), which
+    keeps each follower's value in its `kept` signal, the one its expression reads for that option."""
     live = {k: v for k, v in compiled.items() if k != "description"}
     react = spec.get("usermeta", {}).get("react") or {}
     if react:
-        live["signals"] = [signal | {"on": [{"events": {"signal": react[signal["name"]]}, "update": signal["init"]}]}
+        # `force`: the follower is set even when the expression gives what it gave last time (Vega
+        # compares with that, not with the follower, which the reader may have moved since).
+        live["signals"] = [signal | {"on": [{"events": {"signal": react[signal["name"]]}, "update": signal["init"],
+                                             "force": True}]}
                            if signal.get("name") in react and "init" in signal else signal
                            for signal in compiled.get("signals", [])]
     return live
@@ -664,11 +677,12 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 # ---------------------------------------------------------------- the calculators' readout
 
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
-                  fields: dict[str, str] | None = None, react: dict[str, str] | None = None) -> alt.Chart:
+                  fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
+                  custom: dict | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
-    column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders
-    (live_spec)."""
+    column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
+    `custom`: the preset's option that says they moved (live_spec)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -682,7 +696,8 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     ).add_params(*params).properties(
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
-        usermeta={"lang": lang, "readout": True, **({"react": react} if react else {})},
+        usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
+                  **({"custom": custom} if custom else {})},
     )
     return readable(chart, title_size=14)
 
