@@ -364,6 +364,47 @@ def test_the_run_reads_custom_once_a_control_leaves_it_and_a_custom_calculation_
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_the_opt_price_and_the_budget_ladder_are_set_by_typing(tab, base, lang):
+    """The OPT price slider and the budget ladder have a field too: a price typed in the page's
+    number style sets the slider and the address; the ladder's field takes dollars (its slider moves
+    by powers of ten) and refuses a budget below its axis with the widgets' message; no page reloads."""
+    import math
+
+    from lib.core import fmt
+    from lib.core.words import words
+
+    page = _open(tab, base, f"{lang}/article1.html")
+    page.evaluate("window.stillHere = true")
+    field = page.locator('.vega-bind:has(input[name="price"]) input.calculator-number')
+    assert field.count() == 1, "the OPT price slider has no field"
+    field.fill(fmt.number(3.5, lang, 2))
+    field.press("Enter")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('price') === '3.5'", timeout=3000)
+    assert page.locator('input[type="range"][name="price"]').input_value() == "3.5"
+    assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
+
+    page = _open(tab, base, f"{lang}/budget.html")
+    page.evaluate("window.stillHere = true")
+    field = page.locator('.vega-bind:has(input[name="budget_power"]) input.calculator-number')
+    slider = page.locator('input[type="range"][name="budget_power"]')
+    assert field.count() == 1, "the budget ladder's slider has no field"
+    field.fill(fmt.number(20_000, lang))
+    field.press("Enter")
+    page.wait_for_function("() => Math.abs(new URLSearchParams(location.search).get('budget_power') - Math.log10(20000)) < 1e-9",
+                           timeout=3000)
+    assert field.input_value() == fmt.number(20_000, lang)
+    low = float(slider.get_attribute("min"))
+    field.fill(fmt.number(3, lang))
+    field.press("Enter")
+    name = slider.evaluate("s => s.closest('label').querySelector('.vega-bind-name').textContent").strip().rstrip(":")
+    said = words(lang)["errors"]["range"].format(name=name, low=fmt.number(10 ** low, lang),
+                                                 high=fmt.number(10 ** float(slider.get_attribute("max")), lang))
+    assert page.locator(".calculator-note").first.text_content() == said
+    assert math.isclose(float(query(page.url)["budget_power"]), math.log10(20_000)), "a refused budget moved the ladder"
+    assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lang):
     """Beside each slider of the rental calculator, a field: a number typed as the page writes numbers
     sets the slider, the readout (what lib computes) and the address; one outside the slider's range,
@@ -373,6 +414,7 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
     from lib.core.words import words
 
     page = _open(tab, base, f"{lang}/article2.html")
+    page.evaluate("window.stillHere = true")  # Enter in a field must not submit the controls' form
     fields = {name: page.locator(f'.vega-bind:has(input[name="{signal}"]) input.calculator-number')
               for name, signal in SIGNALS.items()}
     assert all(f.count() == 1 for f in fields.values()), "a slider of the rental calculator has no field"
@@ -398,6 +440,7 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
         note = chart.locator(".calculator-note").first
         assert note.text_content() == said and fields["gpus"].get_attribute("aria-invalid") == "true"
         assert query(page.url)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
+    assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
     # Moving the slider again clears the message.
     sliders["gpus"].fill("2048")
     page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '2048'", arg=SIGNALS["gpus"])

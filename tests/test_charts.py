@@ -108,7 +108,7 @@ def test_a_calculators_presets_reach_its_sliders_in_its_live_spec():
     page = charts.offline_renderer(spec)["text/html"]
     assert f'{{"events":{{"signal":"{PRESET_SIGNAL}"}}' in page
     kept = {signal: f"{signal}_kept" for signal in sorted(SIGNALS.values())}
-    assert json.dumps([{"signal": PRESET_SIGNAL, "value": CUSTOM, "kept": kept}]) in page
+    assert json.dumps({"custom": [{"kept": kept, "signal": PRESET_SIGNAL, "value": CUSTOM}]})[1:-1] in page
     assert all(expression.startswith(f"{PRESET_SIGNAL} == '{CUSTOM}' ? {kept[name]} : ") for name, expression in init.items())
 
 

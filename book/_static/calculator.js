@@ -1,8 +1,10 @@
-/* A calculator on a page (lib/site/charts.readout_chart): its state lives in the page's address, and
-   its readout is said again to screen readers. Called by each calculator's chart once Vega has drawn
-   it (lib/site/charts.offline_renderer), with the chart's box, its Vega view and its controls
-   ([signal, binding], those that others follow first). Loaded with the Vega bundle
-   (book/_ext/assets.py); JupyterLab, whose address is its own, never loads it.
+/* A chart with controls on a page (a calculator, lib/site/charts.readout_chart; the OPT price slider;
+   the budget ladder): its state lives in the page's address, and a calculator's readout is said
+   again to screen readers. Called by each such chart once Vega has drawn it
+   (lib/site/charts.offline_renderer), with the chart's box, its Vega view and `options`: its
+   `controls` ([signal, binding], those that others follow first), `messages`, `custom`, `powers`
+   and `readout` (below). Loaded with the Vega bundle (book/_ext/assets.py); JupyterLab, whose
+   address is its own, never loads it.
 
    The address: ?<signal>=<value> for each control (calc_gpus=2048&calc_days=21). Opening it sets
    each control whose value its widget could hold (within the slider's range, among the list's
@@ -12,7 +14,9 @@
    Beside each slider, a field to type its value in the page's number style (2.048,5 / 2,048.5):
    a value within the slider's limits (a whole one where the slider moves by whole steps) sets it;
    any other gets the widgets' own message (`messages`, lib/data/words [errors], {name}, {low} and
-   {high} filled in) and changes nothing. Moving the control again clears the message.
+   {high} filled in) and changes nothing. Moving the control again clears the message. A slider
+   named in `powers` moves by powers of ten: its field takes and writes 10 to the slider's value
+   (the budget ladder's dollars).
 
    Below the chart, a link to this calculation (its address, with the chart's anchor): following it
    copies it too, where the browser lets a page write to the clipboard, and says so.
@@ -22,8 +26,8 @@
    the preset does not, the list shows `value` ("custom"), which leaves every control as the reader
    had it: for that option each follower's expression reads the signal `kept[follower]`, which this
    keeps equal to the follower (lib/calculators/rental.py). */
-window.bookCalculator = function (box, view, controls, messages, custom) {
-  var presets = custom || [];
+window.bookCalculator = function (box, view, options) {
+  var controls = options.controls, messages = options.messages, presets = options.custom;
   function keep(name, value) {
     presets.forEach(function (preset) { if (preset.kept[name]) view.signal(preset.kept[name], value); });
   }
@@ -38,6 +42,7 @@ window.bookCalculator = function (box, view, controls, messages, custom) {
   said.setAttribute("aria-live", "polite");
   box.after(said);
   function say() {
+    if (!options.readout) return;
     said.textContent = Array.prototype.map.call(box.querySelectorAll("g.mark-text.role-mark text"),
                                                 function (t) { return t.textContent; }).join(" ");
   }
@@ -66,10 +71,18 @@ window.bookCalculator = function (box, view, controls, messages, custom) {
     return Number(t.split(decimal).join("."));
   }
   var fields = {};
+  // Vega puts the controls in a <form>: Enter in a field would submit it, reloading the page.
+  var form = box.querySelector("form.vega-bindings");
+  if (form) form.addEventListener("submit", function (event) { event.preventDefault(); });
   controls.forEach(function (control) {
     var binding = control[1], slider = box.querySelector('input[type="range"][name="' + control[0] + '"]');
     if (binding.input !== "range" || !slider) return;
-    var numbers = style(binding.step), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});
+    var power = options.powers.indexOf(control[0]) >= 0;
+    // What the field writes and reads, and the slider's value for it.
+    var shown = power ? function (v) { return Math.pow(10, v); } : function (v) { return v; };
+    var sliderValue = power ? Math.log10 : function (x) { return x; };
+    var numbers = power ? new Intl.NumberFormat(lang, {maximumFractionDigits: 0, useGrouping: "always"})
+      : style(binding.step), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});
     var name = (binding.name || control[0]).trim().replace(/:$/, "");
     var field = document.createElement("input"), note = document.createElement("span");
     field.type = "text";
@@ -80,19 +93,20 @@ window.bookCalculator = function (box, view, controls, messages, custom) {
     note.setAttribute("aria-live", "polite");
     slider.closest("label").after(field, note);
     field.addEventListener("change", function () {
-      var value = read(field.value);
-      var wrong = isNaN(value) ? messages.number : value < binding.min || value > binding.max ? messages.range
-        : binding.step >= 1 && value !== Math.round(value) ? messages.whole : "";
-      note.textContent = wrong.replace("{name}", name).replace("{low}", limits.format(binding.min))
-        .replace("{high}", limits.format(binding.max));
+      var typed = read(field.value), low = shown(binding.min), high = shown(binding.max);
+      var wrong = isNaN(typed) ? messages.number : typed < low || typed > high ? messages.range
+        : !power && binding.step >= 1 && typed !== Math.round(typed) ? messages.whole : "";
+      note.textContent = wrong.replace("{name}", name).replace("{low}", limits.format(low))
+        .replace("{high}", limits.format(high));
       if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
       field.removeAttribute("aria-invalid");
+      var value = sliderValue(typed);
       moved(control[0], value);
       view.signal(control[0], value).runAsync();
     });
     slider.addEventListener("input", function () { moved(control[0], Number(slider.value)); view.runAsync(); });
     fields[control[0]] = function (value) {
-      field.value = numbers.format(value);
+      field.value = numbers.format(shown(value));
       note.textContent = "";
       field.removeAttribute("aria-invalid");
     };

@@ -123,27 +123,28 @@ def first_paint(svg: str) -> str:
 
 def offline_renderer(spec: dict, **_) -> dict:
     lang = spec.get("usermeta", {}).get("lang", "en")
+    usermeta = spec.get("usermeta", {})
+    bound = [p for p in spec.get("params", []) if isinstance(p.get("bind"), dict) and "input" in p["bind"]]
     calculator = ""
-    if spec.get("usermeta", {}).get("readout"):
-        # Its state in the page's address, its readout said again (book/_static/calculator.js): the
-        # controls that others follow (a calculator's run or model) come first.
-        followed = set(spec["usermeta"].get("react", {}).values())
-        controls = sorted(([p["name"], p["bind"]] for p in spec.get("params", []) if "bind" in p),
-                          key=lambda control: control[0] not in followed)
+    if bound:
+        # Its state in the page's address, a field beside each slider, a calculator's readout said
+        # again (book/_static/calculator.js): the controls that others follow (a calculator's run or
+        # model) come first.
+        followers = usermeta.get("react", {})
+        controls = sorted(([p["name"], p["bind"]] for p in bound), key=lambda control: control[0] not in set(followers.values()))
         # The widgets' own messages for a typed value (lib/data/words [errors]), and the words of the
         # link to the calculation.
         messages = {key: words(lang)["errors"][key] for key in ("number", "range", "whole")} | {
             key: words(lang)["calculator"][key] for key in ("link", "copied")}
         # The option a preset list shows once the reader moves a control that follows it (live_spec).
-        custom = spec["usermeta"].get("custom")
-        followers = spec["usermeta"].get("react", {})
-        leaders = sorted({followers[name] for name in followers}) if custom else []
+        custom = usermeta.get("custom")
         custom = [{"signal": leader, "value": custom["value"],
                    "kept": {n: custom["kept"][n] for n in sorted(followers) if followers[n] == leader}}
-                  for leader in leaders]
+                  for leader in sorted(set(followers.values()))] if custom else []
+        options = {"controls": controls, "messages": messages, "custom": custom,
+                   "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
         calculator = (" if (result && result.view && window.bookCalculator)"
-                      f" {{ window.bookCalculator(el, result.view, {json.dumps(controls, ensure_ascii=False)},"
-                      f" {json.dumps(messages, ensure_ascii=False)}, {json.dumps(custom)}); }}")
+                      f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
     # The element's id (a calculator's link names it) is a hash of the Vega-Lite spec the chart came from.
     live = {k: v for k, v in spec.items() if k != "description"}
     element = "chart-" + hashlib.sha256(json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -532,8 +533,10 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     )
     description = text["title"] + ". " + "; ".join(data["said"])
     named = row_names("rung", order, low, x_scale, x_axis)
+    # "powers": the slider's field takes and writes dollars, 10 to the slider's value (calculator.js).
     return readable(alt.layer(rule, dots, right_of, left_of, readout, named).add_params(power).properties(
-        title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19), usermeta={"lang": lang},
+        title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19),
+        usermeta={"lang": lang, "powers": ["budget_power"]},
         description=description,
     ))
 
