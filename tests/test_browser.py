@@ -390,8 +390,8 @@ def test_the_opt_price_and_the_budget_ladder_are_set_by_typing(tab, base, lang):
     assert field.count() == 1, "the budget ladder's slider has no field"
     field.fill(fmt.number(20_000, lang))
     field.press("Enter")
-    page.wait_for_function("() => Math.abs(new URLSearchParams(location.search).get('budget_power') - Math.log10(20000)) < 1e-9",
-                           timeout=3000)
+    page.wait_for_function("() => Math.abs(new URLSearchParams(location.search).get('budget_power')"
+                           " - Math.log10(20000)) < 1e-9", timeout=3000)
     assert field.input_value() == fmt.number(20_000, lang)
     low = float(slider.get_attribute("min"))
     field.fill(fmt.number(3, lang))

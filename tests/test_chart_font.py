@@ -94,7 +94,8 @@ def test_every_text_of_a_chart_is_in_the_book_font_and_none_is_cut(chart):
 
 # A 390 px phone's column, less the theme's margins: a calculator's readout fits in it (readout_chart).
 PHONE_COLUMN = 358
-CALCULATORS = [c for c in CHARTS if c["spec"].get("width") == 320 and any("bind" in s for s in c["spec"].get("signals", []))]
+CALCULATORS = [c for c in CHARTS
+               if c["spec"].get("width") == 320 and any("bind" in s for s in c["spec"].get("signals", []))]
 
 
 def test_every_calculator_fits_a_phones_column():

@@ -109,7 +109,8 @@ def test_a_calculators_presets_reach_its_sliders_in_its_live_spec():
     assert f'{{"events":{{"signal":"{PRESET_SIGNAL}"}}' in page
     kept = {signal: f"{signal}_kept" for signal in sorted(SIGNALS.values())}
     assert json.dumps({"custom": [{"kept": kept, "signal": PRESET_SIGNAL, "value": CUSTOM}]})[1:-1] in page
-    assert all(expression.startswith(f"{PRESET_SIGNAL} == '{CUSTOM}' ? {kept[name]} : ") for name, expression in init.items())
+    assert all(expression.startswith(f"{PRESET_SIGNAL} == '{CUSTOM}' ? {kept[name]} : ")
+               for name, expression in init.items())
 
 
 def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():

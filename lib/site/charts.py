@@ -131,7 +131,8 @@ def offline_renderer(spec: dict, **_) -> dict:
         # again (book/_static/calculator.js): the controls that others follow (a calculator's run or
         # model) come first.
         followers = usermeta.get("react", {})
-        controls = sorted(([p["name"], p["bind"]] for p in bound), key=lambda control: control[0] not in set(followers.values()))
+        leaders = set(followers.values())
+        controls = sorted(([p["name"], p["bind"]] for p in bound), key=lambda control: control[0] not in leaders)
         # The widgets' own messages for a typed value (lib/data/words [errors]), and the words of the
         # link to the calculation.
         messages = {key: words(lang)["errors"][key] for key in ("number", "range", "whole")} | {
@@ -157,7 +158,8 @@ def offline_renderer(spec: dict, **_) -> dict:
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
         f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
         # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
-        f" if (el && window.bookChart) {{ var draw = function () {{ return window.bookChart(el, {text}, {json.dumps(locale, sort_keys=True)}); }};"
+        f" if (el && window.bookChart) {{ var draw = function () {{"
+        f" return window.bookChart(el, {text}, {json.dumps(locale, sort_keys=True)}); }};"
         f" {fonts.LOADED_JS}.then(draw, draw).then(function (result) {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
