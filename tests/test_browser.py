@@ -532,10 +532,15 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     controls["rank"].fill("16")
     page.wait_for_function("() => new URLSearchParams(location.search).get('mem_rank') === '16'", timeout=3000)
     assert all(f"{SIGNALS[n]}={state[n]}" in page.url for n in ("model", "precision", "gpu", "checkpointing")), page.url
+    anchor = page.locator("div.vega-chart", has=controls["rank"]).get_attribute("id")
+    assert page.url.endswith("#" + anchor), page.url  # the calculation's anchor, the same in both languages
     page.click(f'.language-switch a[hreflang="{other}"]')
     page.wait_for_load_state("load")
     assert f"/{other}/budget.html?" in page.url and "mem_rank=16" in page.url, page.url
     shows(page, other, "llama65b", "nf4", 16, 48, True)
+    # The other language's page opens at the same calculator.
+    top = page.locator(f"#{anchor}").evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= top < page.viewport_size["height"], f"the calculator is at {top:.0f}px after the switch"
 
     # What no widget could hold (a rank of -5, an unknown model, a checkbox of "maybe") is left out.
     bad = f"{SIGNALS['rank']}=-5&{SIGNALS['model']}=gpt9&{SIGNALS['gpu']}=80&{SIGNALS['checkpointing']}=maybe"
@@ -608,8 +613,12 @@ def test_the_visible_contents_buttons_open_the_contents_by_touch_and_keyboard(br
                 else:
                     button.focus()
                     page.keyboard.press("Enter")
-                page.wait_for_function(f"document.getElementById('{dialog}').open", timeout=3_000)
-                assert page.locator(f"#{dialog} a.reference").count() > 0, f"{dialog} opened empty"
+                # The theme moves the contents into the dialog as it opens it: wait for both.
+                try:
+                    page.wait_for_function(f"(d => d.open && d.querySelector('a.reference'))"
+                                           f"(document.getElementById('{dialog}'))", timeout=3_000)
+                except Exception:
+                    pytest.fail(f"{dialog} did not open with its contents ({press})")
                 page.keyboard.press("Escape")
                 page.wait_for_function(f"!document.getElementById('{dialog}').open", timeout=3_000)
     finally:

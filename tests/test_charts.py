@@ -1,6 +1,7 @@
 """The charts write numbers the way lib.core.fmt does: what Vega computes on the page (the reader's
 bar, the axis ticks) is checked against lib, by rendering each chart with vl-convert."""
 
+import html
 import json
 import re
 
@@ -136,3 +137,38 @@ def test_the_site_draws_its_live_charts_with_the_vega_of_their_first_paints():
     shipped = lab.BUNDLE.read_text(encoding="utf8")
     assert vega_bundle.shipped_version(shipped) == vega_bundle.vega_version(), "run `make vega`"
     assert shipped.rstrip().endswith(vega_bundle.DRAW.strip())
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_budget_ladders_readout_stays_inside_its_plot_at_every_budget(lang):
+    """The readout beside the budget's rule, drawn by vl-convert at budgets along the whole slider,
+    begins and ends within the plot (measured in the charts' font), and names the budget where it has
+    room for the words (at the axis's ends, where the first paint starts)."""
+    from lib.core.inputs import load_inputs
+    from lib.chapters import budget
+    from lib.core.words import words
+    from lib.site import budget_page, fonts
+
+    i = load_inputs()
+    spec = charts.budget_ladder(budget_page.ladder_rows(i, lang), lang, budget.budget_usd(i)).to_dict()
+    power = next(p for p in spec["params"] if p["name"] == "budget_power")
+    low, high = power["bind"]["min"], power["bind"]["max"]
+    yours = words(lang)["budget"]["chart"]["yours"]
+    named = 0
+    for n in range(13):
+        power["value"] = low + (high - low) * n / 12
+        svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+        (label,) = [m for m in re.finditer(r'<text [^>]*transform="translate\(([\d.-]+),[^)]*\)"[^>]*>([^<]*)</text>', svg)
+                    if "#b3261e" in m.group(0)]
+        x, shown = float(label.group(1)), html.unescape(label.group(2))
+        width = fonts.text_width(shown, 12)
+        start = x - width if 'text-anchor="end"' in label.group(0) else x
+        # The plot begins where the row names' column would: the rule's own x at the axis's low end.
+        assert -0.5 <= start - plot_left(svg) and start + width - plot_left(svg) <= charts.PLOT_WIDTH + 0.5, (n, shown)
+        named += shown.startswith(yours)
+    assert named >= 6
+
+
+def plot_left(svg: str) -> float:
+    """Where a chart's plot begins in its SVG: the translation of its first group (Vega's padding)."""
+    return float(re.search(r'<g transform="translate\(([\d.]+),', svg).group(1))

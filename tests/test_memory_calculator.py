@@ -166,3 +166,21 @@ def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, ba
 def test_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'de'"):
         memory_calculator("de", I)
+
+
+# Where a calculator's readout writes (lib.site.charts.readout_chart): lines from 5 px into its
+# 320 px frame, at 13.5 px; its title in bold at 14 px.
+READOUT_ROOM, READOUT_SIZE, TITLE_SIZE = 320 - 5, 13.5, 14
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_readout_line_and_the_title_fit_the_calculators_frame_at_every_setting(lang):
+    """At every point of the grid (the widest figures: the largest model, rank and memories), each
+    line the readout writes, measured in the charts' font, ends inside the frame; so does the title."""
+    from lib.site import fonts
+
+    too_wide = {line for point in GRID for line in readout(*point[:4], lang, I, checkpointing=point[4]).values()
+                if fonts.text_width(line, READOUT_SIZE) > READOUT_ROOM}
+    assert too_wide == set(), sorted(too_wide)[:5]
+    title = words(lang)["calculator_memory"]["title"]
+    assert fonts.text_width(title, TITLE_SIZE, bold=True) <= 320, title

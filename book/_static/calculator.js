@@ -6,10 +6,12 @@
    and `readout` (below). Loaded with the Vega bundle (book/_ext/assets.py); JupyterLab, whose
    address is its own, never loads it.
 
-   The address: ?<signal>=<value> for each control (calc_gpus=2048&calc_days=21). Opening it sets
-   each control whose value its widget could hold (within the slider's range, among the list's
-   options, true or false), one after another, the ones others follow first; any other value is
-   left out, and the control keeps the chapter's. Moving a control writes its value back.
+   The address: ?<signal>=<value> for each control (calc_gpus=2048&calc_days=21), and the chart's
+   anchor (the same in both languages). Opening it sets each control whose value its widget could
+   hold (a plain decimal within the slider's range, a whole one where it moves by whole steps,
+   among the list's options, true or false), one after another, the ones others follow first; any
+   other value is left out, and the control keeps the chapter's. Moving a control writes its value
+   back.
 
    Beside each slider, a field to type its value in the page's number style (2.048,5 / 2,048.5):
    a value within the slider's limits (a whole one where the slider moves by whole steps) sets it;
@@ -32,9 +34,11 @@ window.bookCalculator = function (box, view, options) {
     presets.forEach(function (preset) { if (preset.kept[name]) view.signal(preset.kept[name], value); });
   }
   function moved(name, value) {  // a follower set by hand: its preset no longer says what it holds
-    keep(name, value);
     presets.forEach(function (preset) {
-      if (preset.kept[name] && view.signal(preset.signal) !== preset.value) view.signal(preset.signal, preset.value);
+      if (!preset.kept[name]) return;
+      Object.keys(preset.kept).forEach(function (follower) { keep(follower, view.signal(follower)); });
+      keep(name, value);
+      if (view.signal(preset.signal) !== preset.value) view.signal(preset.signal, preset.value);
     });
   }
   var said = document.createElement("p");
@@ -47,9 +51,10 @@ window.bookCalculator = function (box, view, options) {
                                                 function (t) { return t.textContent; }).join(" ");
   }
   function held(binding, text) {
-    if (binding.input === "range") {
-      var number = Number(text);
-      return text.trim() !== "" && number >= binding.min && number <= binding.max ? number : undefined;
+    if (binding.input === "range") {  // as the page writes it in its address: 2048, 20.8
+      var number = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+      var whole = binding.step < 1 || number === Math.round(number);
+      return whole && number >= binding.min && number <= binding.max ? number : undefined;
     }
     if (binding.input === "checkbox") return text === "true" ? true : text === "false" ? false : undefined;
     var options = (binding.options || []).filter(function (option) { return String(option) === text; });
@@ -139,7 +144,8 @@ window.bookCalculator = function (box, view, options) {
         if (fields[name]) fields[name](value);
         var query = new URLSearchParams(location.search);
         query.set(name, String(value));
-        history.replaceState(history.state, "", "?" + query.toString() + location.hash);
+        // The chart's anchor too: the language switch keeps it, and lands on the same calculator.
+        history.replaceState(history.state, "", "?" + query.toString() + "#" + box.id);
         address();
         copied.textContent = "";
         // Vega calls this during its run: the readout is said once that run has drawn it.

@@ -146,10 +146,12 @@ def offline_renderer(spec: dict, **_) -> dict:
                    "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
-    # The element's id (a calculator's link names it) is a hash of the Vega-Lite spec the chart came from.
+    # The element's id: for a chart with controls, its first control's name, the same in both
+    # languages (its address's anchor, which the language switch keeps); else a hash of its spec.
     live = {k: v for k, v in spec.items() if k != "description"}
-    element = "chart-" + hashlib.sha256(json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-                                        .encode()).hexdigest()[:12]
+    element = ("chart-" + controls[0][0].replace("_", "-") if bound else
+               "chart-" + hashlib.sha256(json.dumps(live, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+                                         .encode()).hexdigest()[:12])
     compiled = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
     locale = d3_locale(lang)
     svg = first_paint(vlc.vega_to_svg(compiled, format_locale=locale))
@@ -472,6 +474,23 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
 
 # ---------------------------------------------------------------- what a budget buys
 
+def ladder_readout(lang: str, low: float, high: float) -> dict[str, str]:
+    """The Vega expressions of the budget ladder's readout beside its rule ("text", "align", "dx"):
+    "Tu presupuesto: 223 dólares" on the side of the rule where it fits whatever the amount, measured
+    in the charts' font at its widest (the axis's top amount); where it fits on neither side (a
+    Spanish budget near the middle of the axis), the amount alone, on the side with room for it."""
+    text = words(lang)["budget"]["chart"]
+    symbols = d3_locale(lang)["currency"]
+    widest = symbols[0] + fmt.number(high, lang) + symbols[1]
+    full, short = fonts.text_width(f"{text['yours']}: {widest}", 12), fonts.text_width(widest, 12)
+    at = f"{PLOT_WIDTH} * (budget_power - {math.log10(low)!r}) / {math.log10(high / low)!r}"
+    full_right, full_left = f"{at} + 4 + {full:.1f} <= {PLOT_WIDTH}", f"{at} - 4 - {full:.1f} >= 0"
+    right = f"({full_right}) || (!({full_left}) && {at} + 4 + {short:.1f} <= {PLOT_WIDTH})"
+    amount = "format(pow(10, budget_power), '$,.0f')"
+    return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {amount} : {amount}",
+            "align": f"{right} ? 'left' : 'right'", "dx": f"{right} ? 4 : -4"}
+
+
 def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerChart:
     """The budget ladder: one dot per rung (key, usd, label) on a log axis of dollars, and the
     reader's budget as a vertical rule that a slider moves on the static page (no kernel). The slider
@@ -519,19 +538,18 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
         text="label:N")
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
         text="label:N")
-    said = f"'{text['yours']}: ' + format(pow(10, budget_power), '$,.0f')"
+    amount = "format(pow(10, budget_power), '$,.0f')"
+    said = f"'{text['yours']}: ' + {amount}"
     rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
         yours="pow(10, budget_power)", said=said,
     ).mark_rule(color="#b3261e", strokeWidth=2).encode(
         x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
     )
-    # The readout on the side of the rule with room for it: the rule's right in the axis's left half.
-    middle = (math.log10(low) + math.log10(high)) / 2
     readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours="pow(10, budget_power)", said=said,
-    ).mark_text(align=alt.ExprRef(f"budget_power < {middle} ? 'left' : 'right'"),
-                dx=alt.ExprRef(f"budget_power < {middle} ? 4 : -4"), dy=-6, fontSize=12, color="#b3261e", y=0).encode(
-        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="said:N", description="said:N"
+        yours="pow(10, budget_power)", said=said, shown=ladder_readout(lang, low, high)["text"],
+    ).mark_text(align=alt.ExprRef(ladder_readout(lang, low, high)["align"]),
+                dx=alt.ExprRef(ladder_readout(lang, low, high)["dx"]), dy=-6, fontSize=12, color="#b3261e", y=0).encode(
+        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="shown:N", description="said:N"
     )
     description = text["title"] + ". " + "; ".join(data["said"])
     named = row_names("rung", order, low, x_scale, x_axis)

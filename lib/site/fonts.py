@@ -105,7 +105,7 @@ def register() -> None:
 # ---------------------------------------------------------------- the charts of the committed notebooks
 
 CHART_OUTPUT = re.compile(
-    r'<div id="(?P<id>chart-[0-9a-f]+)" class="vega-chart" role="group" aria-label="(?P<label>[^"]*)">'
+    r'<div id="(?P<id>chart-[0-9a-z-]+)" class="vega-chart" role="group" aria-label="(?P<label>[^"]*)">'
     r'(?P<svg><svg.*?</svg>)</div>\n<script>.*?window\.bookChart\(el, (?P<spec>\{.*\}), (?P<locale>\{"currency".*?\})\); \};', re.S)
 
 
