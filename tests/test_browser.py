@@ -593,6 +593,30 @@ def test_each_compute_calculator_control_changes_its_readout_to_what_lib_compute
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_tap_on_a_mark_shows_its_tooltip_on_a_phone(browser, base, lang):
+    """A touch screen has no hover: tapping a dot of the budget ladder shows its tooltip, in the
+    page's language (its rung's name and cost), and tapping another place hides it."""
+    from lib.core.words import words
+
+    phone = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, service_workers="block")
+    try:
+        page = phone.new_page()
+        page.goto(f"{base}/{lang}/budget.html", wait_until="load")
+        page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
+        dot = page.locator("div.vega-chart.drawn g.mark-symbol path").first
+        dot.scroll_into_view_if_needed()
+        box = dot.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tip = page.locator("#vg-tooltip-element.visible")
+        tip.wait_for(timeout=3_000)
+        assert words(lang)["budget"]["head"]["rung"] in tip.inner_text(), tip.inner_text()
+        page.touchscreen.tap(5, box["y"] - 60)
+        page.wait_for_function("!document.querySelector('#vg-tooltip-element.visible')", timeout=3_000)
+    finally:
+        phone.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_visible_contents_buttons_open_the_contents_by_touch_and_keyboard(browser, base, lang):
     """The buttons a reader sees open the book's contents and the page's contents: tapped on a
     390 px phone, pressed with Enter from the keyboard; on a desktop the book's button folds the

@@ -158,8 +158,8 @@ def test_the_budget_ladders_readout_stays_inside_its_plot_at_every_budget(lang):
     for n in range(13):
         power["value"] = low + (high - low) * n / 12
         svg = vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
-        (label,) = [m for m in re.finditer(r'<text [^>]*transform="translate\(([\d.-]+),[^)]*\)"[^>]*>([^<]*)</text>', svg)
-                    if "#b3261e" in m.group(0)]
+        texts = re.finditer(r'<text [^>]*transform="translate\(([\d.-]+),[^)]*\)"[^>]*>([^<]*)</text>', svg)
+        (label,) = [m for m in texts if "#b3261e" in m.group(0)]
         x, shown = float(label.group(1)), html.unescape(label.group(2))
         width = fonts.text_width(shown, 12)
         start = x - width if 'text-anchor="end"' in label.group(0) else x

@@ -1,7 +1,8 @@
 """Sphinx extension: what each page downloads, and no more.
 
-- The vendored Vega bundle (vega-bundle.js, ~0.51 MB: Vega's runtime, which makes the charts live:
-  the price slider, tooltips; lib/site/vega_bundle.py) is added only to pages that hold a chart,
+- The vendored Vega bundle (vega-bundle.js, ~0.53 MB: Vega's runtime and Vega-Tooltip, which make
+  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added only to pages that
+  hold a chart,
   calculator.js (a calculator's state in the address) only to pages with a calculator, and
   ledger.js (the ledger's filter and sorting) only to the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by

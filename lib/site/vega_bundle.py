@@ -3,7 +3,9 @@
 The charts are compiled from Vega-Lite to Vega when the book is built (lib.site.charts.live_spec),
 so a page needs neither Vega-Lite's compiler nor Vega-Embed (together about 0.35 MB of the bundle
 they came in): only Vega's own minified build from the npm registry, of the version vl-convert
-draws the first paints with (vega_version: the live chart is drawn by the same Vega), and DRAW below.
+draws the first paints with (vega_version: the live chart is drawn by the same Vega), Vega-Tooltip
+(the tooltips Vega-Embed showed, which a tap on a phone opens too; its module turned into a script
+that takes Vega's own helpers, as_script), and DRAW below.
 
     python -m lib.site.vega_bundle      (make vega; needs npm)
 """
@@ -19,22 +21,31 @@ from pathlib import Path
 
 from lib.site.lab import BUNDLE
 
+# The tooltips' library, and what of Vega's its module imports.
+TOOLTIP = "vega-tooltip@1.1.0"
+TOOLTIP_IMPORT = re.compile(r"^import \{ ([\w, ]+) \} from 'vega-util';$", re.M)
+TOOLTIP_EXPORT = re.compile(r"^export \{[^}]*\};\s*$", re.M)
 # What each chart's script calls (lib.site.charts.offline_renderer), on the site and in JupyterLab
 # alike: the chart's box loses its first paint to the live chart, drawn as SVG with the page's
 # number style (a d3-format locale), and the promise gives the view to the calculators
-# (book/_static/calculator.js). Vega's own tooltip handler writes a mark's tooltip as its box's
-# title. The box's class "drawn" says the live chart is there (the tests wait for it).
+# (book/_static/calculator.js). A mark's tooltip is Vega-Tooltip's, on hover and on a tap. The box's class "drawn" says
+# the live chart is there (the tests wait for it).
 DRAW = """
 window.bookChart = function (box, spec, numberLocale) {
   var view = new vega.View(vega.parse(spec), {renderer: "svg", locale: {number: numberLocale}});
+  var tips = new vegaTooltip.Handler();
+  view.tooltip(tips.call);
+  // A touch screen has no hover: a tap on a mark shows its tooltip, a tap elsewhere hides it.
+  view.addEventListener("click", function (event, item) { tips.call(null, event, item, item && item.tooltip); });
   box.replaceChildren();
   box.classList.add("drawn");
   return view.initialize(box).runAsync().then(function () { return {view: view}; });
 };
 """
 HEADER = """/* Vega {version} (github.com/vega/vega), its build/vega.min.js from the npm registry, then
-   window.bookChart (lib/site/vega_bundle.py, DRAW). Made by `make vega`. Loaded only on pages
-   with a chart (book/_ext/assets.py). Vega's licence:
+   {tooltip} (github.com/vega/vega-tooltip, the same licence) as a script, then window.bookChart
+   (lib/site/vega_bundle.py, DRAW). Made by `make vega`. Loaded only on pages with a chart
+   (book/_ext/assets.py). Vega's licence:
 
 {licence}*/
 """
@@ -51,22 +62,33 @@ def shipped_version(text: str) -> str:
     return re.match(r"/\* Vega (\S+) ", text).group(1)
 
 
-def vega_package(version: str) -> dict[str, str]:
-    """build/vega.min.js and LICENSE of the npm package vega at `version`."""
+def npm_files(package: str, names: tuple[str, ...]) -> dict[str, str]:
+    """Files of an npm package (name@version), by their paths in it."""
     with tempfile.TemporaryDirectory() as folder:
-        subprocess.run(["npm", "pack", f"vega@{version}", "--silent", "--pack-destination", folder], check=True,
+        subprocess.run(["npm", "pack", package, "--silent", "--pack-destination", folder], check=True,
                        stdout=subprocess.DEVNULL)
         (tarball,) = Path(folder).glob("*.tgz")
-        with tarfile.open(tarball) as package:
-            return {name: package.extractfile(f"package/{name}").read().decode("utf8")
-                    for name in ("build/vega.min.js", "LICENSE")}
+        with tarfile.open(tarball) as packed:
+            return {name: packed.extractfile(f"package/{name}").read().decode("utf8") for name in names}
+
+
+def as_script(module: str) -> str:
+    """Vega-Tooltip's ES module as a script: its one import taken from Vega (which re-exports
+    vega-util), its exports as window.vegaTooltip."""
+    if len(TOOLTIP_IMPORT.findall(module)) != 1 or len(TOOLTIP_EXPORT.findall(module)) != 1:
+        raise ValueError(f"{TOOLTIP}: not the one import from vega-util and one export this expects")
+    body = TOOLTIP_EXPORT.sub("", TOOLTIP_IMPORT.sub(r"const { \1 } = vega;", module))
+    body = re.sub(r"^//# sourceMappingURL=.*$", "", body, flags=re.M)  # a map the site does not ship
+    return "(function () {\n" + body + "window.vegaTooltip = { Handler: Handler };\n})();\n"
 
 
 def bundle() -> str:
     version = vega_version()
-    files = vega_package(version)
+    files = npm_files(f"vega@{version}", ("build/vega.min.js", "LICENSE"))
+    tooltip = npm_files(TOOLTIP, ("build/index.js",))["build/index.js"]
     licence = files["LICENSE"].replace("*/", "* /")
-    return HEADER.format(version=version, licence=licence) + files["build/vega.min.js"] + "\n" + DRAW.lstrip()
+    return (HEADER.format(version=version, tooltip=TOOLTIP, licence=licence) + files["build/vega.min.js"] + "\n"
+            + as_script(tooltip) + DRAW.lstrip())
 
 
 def main() -> int:
