@@ -332,7 +332,7 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
             alt.Tooltip("scenario:N", title=text["scenario"]),
             alt.Tooltip("hours:Q", title=text["hours"], format=",.0f"),
             alt.Tooltip("price:Q", title=text["price"], format=",.2f"),
-            alt.Tooltip("shown_label:N", title=text["cost"]),
+            alt.Tooltip("shown_label:N", title=text["cost_tip"]),
         ],
     )
     bars = base.mark_bar().encode(
