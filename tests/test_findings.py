@@ -63,6 +63,8 @@ def test_each_figure_of_the_findings_takes_one_path(lang):
     pages = records(lang)
     quoted = [k for k in pages["index"] if k.startswith("find.B.")]
     assert quoted and all(pages["index"][k] for k in quoted), "the home page quotes no chapter's figure"
+    # The second article's chapter ends on what the budget chapter computes a household budget reaches.
+    assert {"find.B.budget.lora7b_bought", "find.budget.lora_fits"} <= set(pages["article2"])
     assert not mismatched_paths(pages)
 
 

@@ -122,8 +122,8 @@ def first_paint(svg: str) -> str:
 
 
 def offline_renderer(spec: dict, **_) -> dict:
-    lang = spec.get("usermeta", {}).get("lang", "en")
     usermeta = spec.get("usermeta", {})
+    lang = usermeta.get("lang", "en")
     bound = [p for p in spec.get("params", []) if isinstance(p.get("bind"), dict) and "input" in p["bind"]]
     calculator = ""
     if bound:
@@ -141,7 +141,7 @@ def offline_renderer(spec: dict, **_) -> dict:
         custom = usermeta.get("custom")
         custom = [{"signal": leader, "value": custom["value"],
                    "kept": {n: custom["kept"][n] for n in sorted(followers) if followers[n] == leader}}
-                  for leader in sorted(set(followers.values()))] if custom else []
+                  for leader in sorted(leaders)] if custom else []
         options = {"controls": controls, "messages": messages, "custom": custom,
                    "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
         calculator = (" if (result && result.view && window.bookCalculator)"

@@ -98,12 +98,34 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
 
 # ---------------------------------------------------------------- each page's findings
 
-def article_values(number: int, checked: list[Checked], lang: str) -> dict[str, Figure | str]:
+# The other chapters' figures and findings an article's chapter quotes: article 2 ends on what a
+# household budget does reach (LoRA on LLaMA 7B: whether it fits one H100, what the budget trains).
+ARTICLE_QUOTES = {2: ({"budget": ("B.budget.eur", "B.budget.lora7b_bought")}, ("budget.lora_fits",))}
+
+
+def quoted(chapters: dict[str, tuple[str, ...]], i: Inputs) -> dict[str, Figure]:
+    """Figures of other chapters, by their glue keys there (chapter -> keys), from the functions those
+    chapters glue them from."""
+    values: dict[str, Figure] = {}
+    for chapter, keys in chapters.items():
+        figures = chapter_figures(chapter, i)
+        values |= {key: figures[key] for key in keys}
+    return values
+
+
+def article_values(number: int, checked: list[Checked], lang: str, i: Inputs | None = None) -> dict[str, Figure | str]:
     """An article's chapter's findings beyond its own glue keys: its claim furthest from the sources
-    (what it is about, and the summary's item for it; the counts by verdict are in the summary)."""
+    (what it is about, and the summary's item for it; the counts by verdict are in the summary), and
+    what it quotes of the other chapters (ARTICLE_QUOTES)."""
     own = [c for c in checked if c.claim.article == number]
     found = furthest(own, lang)
-    return {f"A{number}.furthest.subject": found["subject"], f"A{number}.furthest.item": found["item"]}
+    values = {f"A{number}.furthest.subject": found["subject"], f"A{number}.furthest.item": found["item"]}
+    if number in ARTICLE_QUOTES:
+        figures, found_keys = ARTICLE_QUOTES[number]
+        i = load_inputs() if i is None else i
+        budget_found = budget_figures(i, lang)
+        values |= quoted(figures, i) | {key: budget_found[key] for key in found_keys}
+    return values
 
 
 def costs_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
@@ -128,10 +150,7 @@ def home_values(lang: str, i: Inputs, checked: list[Checked]) -> dict[str, Figur
     """The home page's answer: what the budget buys (the budget chapter's figures and findings), what
     the published runs cost (the costs chapter's spans), how far the articles are (the ledger's
     summary: its sentence of counts, and its first claim, the furthest from the sources)."""
-    values: dict[str, Figure | str] = {}
-    for chapter, keys in HOME_QUOTES.items():
-        figures = chapter_figures(chapter, i)
-        values |= {key: figures[key] for key in keys}
+    values: dict[str, Figure | str] = dict(quoted(HOME_QUOTES, i))
     values["all.counts"] = sentences.counts(checked, lang, "ledger")
     values |= {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
     return values | budget_figures(i, lang) | cost_spans(i)
