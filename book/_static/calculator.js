@@ -84,7 +84,9 @@ window.bookCalculator = function (box, view, options) {
     if (binding.input !== "range" || !slider) return;
     var power = options.powers.indexOf(control[0]) >= 0;
     // What the field writes and reads, and the slider's value for it.
-    var shown = power ? function (v) { return Math.pow(10, v); } : function (v) { return v; };
+    // To the micro-dollar, as the chart's readout (lib.site.charts.BUDGET_USD): 10 to the log of 99.5
+    // is 99.49999999999999, which whole dollars would write as 99.
+    var shown = power ? function (v) { return Math.round(Math.pow(10, v) * 1e6) / 1e6; } : function (v) { return v; };
     var sliderValue = power ? Math.log10 : function (x) { return x; };
     var numbers = power ? new Intl.NumberFormat(lang, {maximumFractionDigits: 0, useGrouping: "always"})
       : style(binding.step), limits = new Intl.NumberFormat(lang, {useGrouping: "always"});

@@ -474,6 +474,12 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
 
 # ---------------------------------------------------------------- what a budget buys
 
+# The reader's budget in dollars, from the ladder's slider (powers of ten). To the micro-dollar:
+# 10 to the log of a typed 99.5 comes back as 99.49999999999999, which whole dollars write as 99,
+# and a budget typed equal to a rung's cost would fall just short of it.
+BUDGET_USD = "round(pow(10, budget_power) * 1e6) / 1e6"
+BUDGET_AMOUNT = f"format({BUDGET_USD}, '$,.0f')"
+
 def ladder_readout(lang: str, low: float, high: float) -> dict[str, str]:
     """The Vega expressions of the budget ladder's readout beside its rule ("text", "align", "dx"):
     "Tu presupuesto: 223 dólares" on the side of the rule where it fits whatever the amount, measured
@@ -486,8 +492,7 @@ def ladder_readout(lang: str, low: float, high: float) -> dict[str, str]:
     at = f"{PLOT_WIDTH} * (budget_power - {math.log10(low)!r}) / {math.log10(high / low)!r}"
     full_right, full_left = f"{at} + 4 + {full:.1f} <= {PLOT_WIDTH}", f"{at} - 4 - {full:.1f} >= 0"
     right = f"({full_right}) || (!({full_left}) && {at} + 4 + {short:.1f} <= {PLOT_WIDTH})"
-    amount = "format(pow(10, budget_power), '$,.0f')"
-    return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {amount} : {amount}",
+    return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {BUDGET_AMOUNT} : {BUDGET_AMOUNT}",
             "align": f"{right} ? 'left' : 'right'", "dx": f"{right} ? 4 : -4"}
 
 
@@ -522,7 +527,7 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     # Each cost on the side of its dot with room for it.
     dot_px = [log_position(usd, (low, high)) for usd in data["usd"]]
     data["align"] = ["left" if label_right(label, x, x) else "right" for label, x in zip(data["label"], dot_px)]
-    within = "datum.usd <= pow(10, budget_power)"
+    within = f"datum.usd <= {BUDGET_USD}"
     y, y_offset = row_encodings("rung", order)
     base = alt.Chart(data).encode(
         y=y, yOffset=y_offset,
@@ -538,15 +543,14 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
         text="label:N")
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
         text="label:N")
-    amount = "format(pow(10, budget_power), '$,.0f')"
-    said = f"'{text['yours']}: ' + {amount}"
+    said = f"'{text['yours']}: ' + {BUDGET_AMOUNT}"
     rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours="pow(10, budget_power)", said=said,
+        yours=BUDGET_USD, said=said,
     ).mark_rule(color="#b3261e", strokeWidth=2).encode(
         x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
     )
     readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours="pow(10, budget_power)", said=said, shown=ladder_readout(lang, low, high)["text"],
+        yours=BUDGET_USD, said=said, shown=ladder_readout(lang, low, high)["text"],
     ).mark_text(align=alt.ExprRef(ladder_readout(lang, low, high)["align"]),
                 dx=alt.ExprRef(ladder_readout(lang, low, high)["dx"]), dy=-6, fontSize=12, color="#b3261e", y=0).encode(
         x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="shown:N", description="said:N"
