@@ -437,6 +437,20 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
                                arg=[SIGNALS[name], str(value)], timeout=3000)
     _readout_shows(page, chart, rental_readout(lang, 16_384, 54.5, 2.25, run), "typing three values")
     assert float(sliders["gpus"].input_value()) == 16_384
+    # Off the sliders' steps (hundredths): taken at the nearest step, which the field then writes, so
+    # that the readout's factors multiply to its totals (1.333 would read "$1.33" beside 1.333's cost).
+    for name, typed, used in (("days", 7.125, 7.13), ("price", 1.333, 1.33)):
+        fields[name].fill(fmt.number(typed, lang, 3))
+        fields[name].press("Enter")
+        page.wait_for_function("([s, v]) => new URLSearchParams(location.search).get(s) == v",
+                               arg=[SIGNALS[name], str(used)], timeout=3000)
+        assert fields[name].input_value() == fmt.number(used, lang, 2), fields[name].input_value()
+    _readout_shows(page, chart, rental_readout(lang, 16_384, 7.13, 1.33, run), "typing values off the steps")
+    for name, value in (("days", 54.5), ("price", 2.25)):
+        fields[name].fill(fmt.number(value, lang, 2))
+        fields[name].press("Enter")
+        page.wait_for_function("([s, v]) => new URLSearchParams(location.search).get(s) == v",
+                               arg=[SIGNALS[name], str(value)], timeout=3000)
     errors = words(lang)["errors"]
     name = sliders["gpus"].evaluate("s => s.closest('label').querySelector('.vega-bind-name').textContent")
     name = name.strip().rstrip(":")
@@ -450,6 +464,11 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
         assert note.text_content() == said and fields["gpus"].get_attribute("aria-invalid") == "true"
         assert query(page.url)[SIGNALS["gpus"]] == "16384", "a refused value changed the calculator"
     assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
+    # Moving another control clears it too: the refused value does not stay beside a readout that moved.
+    sliders["days"].fill("30")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '30'", arg=SIGNALS["days"])
+    assert chart.locator(".calculator-note").first.text_content() == ""
+    assert fields["gpus"].input_value() == fmt.number(16_384, lang), fields["gpus"].input_value()
     # Moving the slider again clears the message.
     sliders["gpus"].fill("2048")
     page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '2048'", arg=SIGNALS["gpus"])
@@ -462,7 +481,7 @@ def test_a_calculator_is_set_by_typing_in_the_page_s_number_style(tab, base, lan
     link.click()
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith(f"{base}/{lang}/article2.html?") and "#chart-" in copied, copied
-    assert query(copied) == query(page.url) and query(page.url)[SIGNALS["days"]] == "54.5", copied
+    assert query(copied) == query(page.url) and query(page.url)[SIGNALS["days"]] == "30", copied
     assert page.locator(".calculator-link span").text_content() == words(lang)["calculator"]["copied"]
 
 

@@ -14,9 +14,11 @@
    back.
 
    Beside each slider, a field to type its value in the page's number style (2.048,5 / 2,048.5):
-   a value within the slider's limits (a whole one where the slider moves by whole steps) sets it;
-   any other gets the widgets' own message (`messages`, lib/data/words [errors], {name}, {low} and
-   {high} filled in) and changes nothing. Moving the control again clears the message. A slider
+   a value within the slider's limits (a whole one where the slider moves by whole steps) sets it,
+   at the slider's nearest step (7,25 on a slider of tenths is 7,3: the readout writes the slider's
+   decimals, so its factors multiply to its totals), and the field then writes the value used; any
+   other gets the widgets' own message (`messages`, lib/data/words [errors], {name}, {low} and
+   {high} filled in) and changes nothing. Moving any control clears the message. A slider
    named in `powers` moves by powers of ten: its field takes and writes 10 to the slider's value
    (the budget ladder's dollars).
 
@@ -62,8 +64,14 @@ window.bookCalculator = function (box, view, options) {
   }
   var lang = document.documentElement.lang || "en";
   var group = lang === "es" ? "." : ",", decimal = lang === "es" ? "," : ".";
-  function style(step) {  // the step's decimals, and two more for a value off the slider's grid
-    var digits = step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0;
+  function decimals(step) { return step > 0 && step < 1 ? Math.ceil(-Math.log10(step) - 1e-9) : 0; }
+  function onStep(value, binding) {  // the slider's nearest step to a typed value, within its limits
+    var steps = Math.round((value - binding.min) / binding.step);
+    var snapped = Number((binding.min + steps * binding.step).toFixed(decimals(binding.step)));
+    return Math.min(binding.max, Math.max(binding.min, snapped));
+  }
+  function style(step) {  // the step's decimals, and two more for a value off the slider's grid (a preset's)
+    var digits = decimals(step);
     return new Intl.NumberFormat(lang, {minimumFractionDigits: digits, maximumFractionDigits: digits + 2,
                                         useGrouping: "always"});
   }
@@ -107,9 +115,10 @@ window.bookCalculator = function (box, view, options) {
         .replace("{high}", limits.format(high));
       if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
       field.removeAttribute("aria-invalid");
-      var value = sliderValue(typed);
+      var value = power ? sliderValue(typed) : onStep(typed, binding);
       moved(control[0], value);
       view.signal(control[0], value).runAsync();
+      fields[control[0]](value);  // the value used, written as the page writes it, changed or not
     });
     slider.addEventListener("input", function () { moved(control[0], Number(slider.value)); view.runAsync(); });
     fields[control[0]] = function (value) {
@@ -143,7 +152,8 @@ window.bookCalculator = function (box, view, options) {
     controls.forEach(function (control) {
       if (fields[control[0]]) fields[control[0]](view.signal(control[0]));  // once the address has set it
       view.addSignalListener(control[0], function (name, value) {
-        if (fields[name]) fields[name](value);
+        // Every field, so that none keeps a refused value (or its message) beside a readout that moved.
+        Object.keys(fields).forEach(function (other) { fields[other](view.signal(other)); });
         var query = new URLSearchParams(location.search);
         query.set(name, String(value));
         // The chart's anchor too: the language switch keeps it, and lands on the same calculator.
