@@ -411,6 +411,13 @@ def test_the_opt_price_and_the_budget_ladder_are_set_by_typing(tab, base, lang):
     assert page.locator(".calculator-note").first.text_content() == said
     assert math.isclose(float(query(page.url)["budget_power"]), math.log10(99.5)), "a refused budget moved the ladder"
     assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
+    # The field shows the ladder's largest budget whole, at a phone's width too.
+    field.fill(fmt.number(10 ** float(slider.get_attribute("max")), lang))
+    field.press("Enter")
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        assert field.evaluate("f => f.scrollWidth <= f.clientWidth"), f"{field.input_value()} is cut off at {width} px"
+    page.set_viewport_size({"width": 1366, "height": 900})
 
 
 @pytest.mark.parametrize("lang", LANGS)

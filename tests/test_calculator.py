@@ -112,9 +112,10 @@ from lib.calculators.rental import CHIP_RUNS, PRESET_SIGNAL, RANGES, rental_char
 
 from .vega import grid_readouts, texts
 
-# Every GPU count, length and price of the grid, counted in GPUs and (PaLM's way) in chips.
-GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000), (1, 2.83, 20.8, 56, 120),
-                                                        (0.5, 1.0, 2.79, 4.1, 8.0))
+# Every GPU count, length and price of the grid, counted in GPUs and (PaLM's way) in chips; days and
+# prices with three and four decimals too, as presets have them (MosaicML's).
+GRID = [(*point, chips) for point in itertools.product((1, 8, 992, 2048, 10000), (1, 0.125, 2.83, 20.8, 33.3938, 56, 120),
+                                                        (0.5, 1.0, 1.333, 2.1933, 2.79, 4.1, 8.0))
         for chips in (False, True)]
 
 
@@ -178,3 +179,22 @@ def test_a_bad_input_that_is_not_a_number_problem_still_reads_in_the_language():
 
     assert error(ValueError("something else"), "es") == "Entrada no válida"
     assert error(compute.BadInput("gpus", "positive", "gpus must be positive"), "en") == "GPUs: must be more than zero"
+
+
+def test_each_run_s_readout_factors_multiply_to_its_totals_as_shown():
+    """A reader multiplies what the readout shows: each run's devices × days × 24, at the decimals
+    the days are written with, gives its device-hours as written (to their last digit), and those
+    hours × the price as written give its cost to within 0.01 % (MosaicML's implied price has four
+    decimals, not "$2.19", which read $449,327 beside $450,000)."""
+    from lib.calculators.rental import FEW_HOURS, MOST_DECIMALS
+    from lib.chapters import compute
+    from lib.site.charts import decimals_needed
+
+    for key, (gpus, days, price) in rental_presets(load_inputs()).items():
+        shown_days = round(days, decimals_needed(days, 2, MOST_DECIMALS))
+        shown_price = round(price, max(2, decimals_needed(price, 2, MOST_DECIMALS)))
+        hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
+        hour_decimals = decimals_needed(hours, 2, 2) if hours < FEW_HOURS else 0
+        shown_hours = round(hours, hour_decimals)
+        assert abs(gpus * shown_days * 24 - shown_hours) <= 10 ** -hour_decimals, key
+        assert abs(shown_hours * shown_price / compute.rental_cost(hours, price) - 1) <= 1e-4, key

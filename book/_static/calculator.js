@@ -103,6 +103,9 @@ window.bookCalculator = function (box, view, options) {
     field.type = "text";
     field.inputMode = "decimal";
     field.className = "calculator-number";
+    // Wide enough for the slider's longest value as the page writes it (the ladder's 10.000.000.000).
+    var longest = Math.max(numbers.format(shown(binding.min)).length, numbers.format(shown(binding.max)).length);
+    field.style.width = "max(6.5em, " + (longest + 2) + "ch)";
     field.setAttribute("aria-label", name);
     note.className = "calculator-note";
     note.setAttribute("aria-live", "polite");

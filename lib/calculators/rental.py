@@ -10,6 +10,7 @@ import ipywidgets as widgets
 from lib.calculators.boxes import NumberBox, form
 from lib.site import charts
 from lib.chapters import compute
+from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.chapters.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
@@ -135,10 +136,30 @@ def units(run: str) -> tuple[str, str]:
     return ("chip", "chip-hour") if run in CHIP_RUNS else ("GPU", "GPU-hour")
 
 
+# The most decimals the readout writes its factors with: enough that a preset's factors multiply to
+# its totals (MosaicML's 33,3938 days at 2,1933 dollars, the price its own figure implies).
+MOST_DECIMALS = 4
+# Device-hours under a thousand keep two decimals, as amounts keep their cents (the budget's 67,92).
+FEW_HOURS = 1000
+
+
 def days_figure(days: float) -> Figure:
-    """Days as the calculator writes them: whole, or with two decimals where a preset needs them."""
-    days = round(days, 2)
-    return Figure.of(days, "day", decimals=0 if days == int(days) else 2)
+    """Days as the calculator writes them: whole, or with two decimals, or more where a preset has them."""
+    return Figure.of(days, "day", decimals=charts.decimals_needed(days, 2, MOST_DECIMALS))
+
+
+def hours_figure(hours: float, unit: str) -> Figure:
+    """Device-hours as the readout writes them: whole, or with two decimals under FEW_HOURS."""
+    return Figure.of(hours, unit, decimals=charts.decimals_needed(hours, 2, 2) if hours < FEW_HOURS else 0)
+
+
+def price_text(price: float, lang: str, device_hour: str) -> str:
+    """A price per device-hour with its cents, or more decimals where it has them (up to MOST_DECIMALS)."""
+    cents = Figure.of(price, "USD/" + device_hour).format(lang)
+    decimals = charts.decimals_needed(price, 2, MOST_DECIMALS)
+    if decimals <= 2:
+        return cents
+    return fmt.money_range(price, price, "USD", lang, decimals) + " " + fmt.per_unit(device_hour, lang)
 
 
 def rental_lines(lang: str, gpus: str, days: str, price: str, chips: str = "false") -> dict[str, str]:
@@ -150,11 +171,15 @@ def rental_lines(lang: str, gpus: str, days: str, price: str, chips: str = "fals
     def either(expr) -> str:
         return f"({chips} ? {expr(*units(CHIP_RUNS[0]))} : {expr(*units(''))})"
 
+    def hours_expr(unit: str) -> str:
+        return (f"({hours} < {FEW_HOURS} ? {charts.count_expr(hours, unit, lang, decimals=2)}"
+                f" : {charts.count_expr(hours, unit, lang)})")
+
     return {
         "devices": either(lambda device, _: f"{charts.count_expr(gpus, device, lang)} + ' × '"
-                                            f" + {charts.count_expr(days, 'day', lang, decimals=2)}"),
-        "rate": either(lambda _, per: f"'× ' + {charts.price_expr(price, lang, per)}"),
-        "hours": either(lambda _, device_hour: charts.count_expr(hours, device_hour, lang)),
+                                            f" + {charts.count_expr(days, 'day', lang, decimals=2, most=MOST_DECIMALS)}"),
+        "rate": either(lambda _, per: f"'× ' + {charts.price_expr(price, lang, per, most=MOST_DECIMALS)}"),
+        "hours": either(lambda _, device_hour: hours_expr(device_hour)),
         "cost": charts.money_large_expr(f"{hours} * {price}", lang),
     }
 
@@ -165,8 +190,8 @@ def rental_readout(lang: str, gpus: float, days: float, price: float, run: str =
     hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
     return [
         f"{Figure.of(gpus, device).format(lang)} × {days_figure(days).format(lang)}",
-        f"× {Figure.of(price, 'USD/' + device_hour).format(lang)}",
-        Figure.of(hours, device_hour).format(lang),
+        f"× {price_text(price, lang, device_hour)}",
+        hours_figure(hours, device_hour).format(lang),
         Figure.of(compute.rental_cost(hours, price), "USD", decimals=2).format(lang),
     ]
 

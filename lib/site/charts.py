@@ -83,25 +83,51 @@ def money_expr(value: str, lang: str) -> str:
             f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
 
 
-def count_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+def decimals_needed(value: float, least: int, most: int) -> int:
+    """The decimals a factor is written with so that it reads as the value computed with: none for a
+    whole value (at `most` decimals), else `least`, or more up to `most` where the value has them
+    (a preset's 33,3938 days beside its hours; 2,83 days stays 2,83)."""
+    scaled = round(value * 10 ** most)
+    if scaled % 10 ** most == 0:
+        return 0
+    return next(k for k in range(least, most + 1) if scaled % 10 ** (most - k) == 0)
+
+
+def _decimals_expr(value: str, least: int, most: int, written) -> str:
+    """decimals_needed in Vega: `written(k)` is the expression writing the value with k decimals."""
+    scaled = f"round({value} * {10 ** most})"
+    expr = written(most)
+    for k in range(most - 1, least - 1, -1):
+        expr = f"({scaled} % {10 ** (most - k)} == 0 ? {written(k)} : {expr})"
+    return f"({scaled} % {10 ** most} == 0 ? {written(0)} : {expr})"
+
+
+def count_expr(value: str, unit: str, lang: str, decimals: int = 0, most: int | None = None) -> str:
     """A Vega expression writing a count with its unit as Figure.of(v, unit) does: 1.333.248 horas-GPU.
-    With `decimals`, a value that is not whole at that precision keeps them: 3,74 días (and 56 días)."""
+    With `decimals`, a value that is not whole at that precision keeps them: 3,74 días (and 56 días);
+    with `most` too, as many more as decimals_needed gives (33,3938 días)."""
     one, many = fmt.unit_word(unit, lang, 1), fmt.unit_word(unit, lang, 2)
     number, rounded = f"format({value}, ',.0f')", f"round({value})"
     if decimals:
-        scale = 10 ** decimals
-        number = f"(round({value} * {scale}) % {scale} == 0 ? {number} : format({value}, ',.{decimals}f'))"
+        most = decimals if most is None else most
+        scale = 10 ** most
+        number = _decimals_expr(value, decimals, most, lambda k: f"format({value}, ',.{k}f')")
         rounded = f"round({value} * {scale}) / {scale}"
     return f"{number} + ({rounded} == 1 ? ' {one}' : ' {many}')"
 
 
-def price_expr(value: str, lang: str, unit: str = "GPU-hour") -> str:
+def price_expr(value: str, lang: str, unit: str = "GPU-hour", most: int = 2) -> str:
     """A Vega expression writing a price per GPU-hour (or per `unit`) as fmt does: 2,79 dólares por
-    GPU-hora / $2.79 per GPU-hour."""
+    GPU-hora / $2.79 per GPU-hour; with `most`, up to that many decimals where the price has them
+    (decimals_needed, from cents: 2,1933 dólares por GPU-hora)."""
     per = fmt.per_unit(unit, lang)
+    number = f"format({value}, ',.2f')"
+    if most > 2:
+        number = f"(round({value} * {10 ** most}) % {10 ** (most - 2)} == 0 ? {number} : " \
+                 + _decimals_expr(value, 3, most, lambda k: f"format({value}, ',.{k}f')") + ")"
     if fmt.locale(lang) == "es_ES":
-        return f"format({value}, ',.2f') + ' {words('es')['currency']['USD']} {per}'"
-    return f"'$' + format({value}, ',.2f') + ' {per}'"
+        return f"{number} + ' {words('es')['currency']['USD']} {per}'"
+    return f"'$' + {number} + ' {per}'"
 
 
 def first_paint(svg: str) -> str:
