@@ -90,7 +90,9 @@ def test_a_figure_in_an_unknown_unit_is_refused():
 
 @pytest.mark.parametrize("value, unit, style, es, en", [
     (999_999_000, "USD", {"decimals": 2}, "1.000 millones de dólares", "$1 billion"),
-    (999_999e6, "USD", {"decimals": 2}, "999.999 millones de dólares", "$1 trillion"),
+    (999_999e6, "USD", {"decimals": 2}, "1 billón de dólares", "$1 trillion"),
+    # Spanish thousands of millions at the English billions' precision (STYLE.md): the same number.
+    (1_164_146_794, "USD", {"decimals": 1}, "1.200 millones de dólares", "$1.2 billion"),
     (999_994e3, "USD", {"decimals": 2}, "999,99 millones de dólares", "$999.99 million"),
     (999.96e9, "parameter", {"compact": True, "decimals": 1}, "1 billón de parámetros", "1 trillion parameters"),
     (999_999_000, "parameter", {"compact": True, "decimals": 1}, "1.000 millones de parámetros", "1 billion parameters"),

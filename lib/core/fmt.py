@@ -147,17 +147,16 @@ def _places(x: float, lang: str, decimals: int) -> int:
     return decimals - 3 if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12 else decimals
 
 
-def _carried(x: float, lang: str, decimals: int, whole_millions: bool = False) -> float:
+def _carried(x: float, lang: str, decimals: int) -> float:
     """x as its compact form writes it when rounding carries it into the next scale: 999,999,000
-    at two decimals is not "1,000.00 million" but 1 billion (1.000 millones); otherwise x itself.
-    `whole_millions`: Spanish thousands of millions of money are written in whole millions."""
+    at two decimals is not "1,000.00 million" but 1 billion (1.000 millones); otherwise x itself."""
     first = x
     for _ in range(4):
         scale = _scale(x, lang)
         if scale < 1e3:
             break
         places = _places(x, lang, decimals)
-        rounded = round(x / scale, max(0, places) if whole_millions else places) * scale
+        rounded = round(x / scale, places) * scale
         if _scale(rounded, lang) == scale and _places(rounded, lang, decimals) == places:
             break
         x = rounded
@@ -183,17 +182,21 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     if low > high:
         raise ValueError(f"range low ({low:g}) is above high ({high:g})")
     same = low == high
-    high = _carried(high, lang, decimals, whole_millions=True)
+    high = _carried(high, lang, decimals)
     low = high if same else low
     scale = _scale(high, lang)
-    if scale == 1e6 and high >= 1e9:  # Spanish thousands of millions: 13.900 millones
-        decimals = max(0, decimals - 3)
+    rounding = decimals
+    if scale == 1e6 and high >= 1e9:
+        # Spanish thousands of millions, at the precision of the English billions: 1.200 millones
+        # as $1.2 billion (not 1.164 millones), 13.900 millones as $13.9 billion (compact, STYLE.md).
+        rounding = decimals - 3
+        decimals = max(0, rounding)
     if scale < 1e3:
         text = money(low, currency, lang)
         return text if same else f"{text}{DASH}{money(high, currency, lang)}"
     # A range keeps one precision for both ends (STYLE.md): 1,0–6,8, not 1–6,8; 9–23 when both are whole.
-    whole = all(round(v / scale, decimals) == int(round(v / scale, decimals)) for v in (low, high))
-    ends = [number(round(v / scale, decimals), lang, 0 if whole else decimals) for v in (low, high)]
+    whole = all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
+    ends = [number(round(v / scale, rounding), lang, 0 if whole else decimals) for v in (low, high)]
     # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
     word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
     body = ends[0] if same else f"{ends[0]}{DASH}{ends[1]}"
