@@ -157,7 +157,7 @@ def test_the_live_calculator_follows_its_boxes_and_menu(lang):
     ("en", 4, "0", "Cannot compute. Price per GPU-hour: must be more than zero."),
     ("en", 4, "1e300", "Cannot compute. Price per GPU-hour: must be between 0.50 and 10."),
     ("es", 0, "0,000000001", "No se puede calcular. Parámetros: tiene que estar entre 1 y 1.000."),
-    ("es", 4, "3.67", "No se puede calcular. Precio por GPU-hora: escríbelo como el libro escribe los números, "
+    ("es", 4, "3.67", "No se puede calcular. Precio por hora-GPU: escríbelo como el libro escribe los números, "
                       "por ejemplo {price}."),
 ])
 def test_bad_input_shows_a_message_and_no_number(lang, field, bad, message):

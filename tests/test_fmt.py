@@ -40,7 +40,7 @@ def test_a_range_of_money_keeps_one_unit():
     assert fmt.money_range(4.1, 5.12, "USD", "es") == "4,10–5,12 dólares"
     assert fmt.money_range(4.1, 5.12, "USD", "en") == "$4.10–5.12"
     assert fmt.money_range(215, 220, "USD", "en", 0) == "$215–220"
-    assert Figure.between(4.1, 5.12, "USD/GPU-hour").format("es") == "4,10–5,12 dólares por GPU-hora"
+    assert Figure.between(4.1, 5.12, "USD/GPU-hour").format("es") == "4,10–5,12 dólares por hora-GPU"
 
 
 def test_spanish_counts_thousands_of_millions_in_millions():

@@ -118,8 +118,8 @@ def count_expr(value: str, unit: str, lang: str, decimals: int = 0, most: int | 
 
 def price_expr(value: str, lang: str, unit: str = "GPU-hour", most: int = 2) -> str:
     """A Vega expression writing a price per GPU-hour (or per `unit`) as fmt does: 2,79 dólares por
-    GPU-hora / $2.79 per GPU-hour; with `most`, up to that many decimals where the price has them
-    (decimals_needed, from cents: 2,1933 dólares por GPU-hora)."""
+    hora-GPU / $2.79 per GPU-hour; with `most`, up to that many decimals where the price has them
+    (decimals_needed, from cents: 2,1933 dólares por hora-GPU)."""
     per = fmt.per_unit(unit, lang)
     number = f"format({value}, ',.2f')"
     if most > 2:
