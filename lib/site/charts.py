@@ -833,11 +833,12 @@ def percent_expr(value: str, lang: str, decimals: int = 1) -> str:
 
 def money_billions_expr(value: str, lang: str) -> str:
     """A Vega expression writing dollars from a thousand million up to (not including) 10¹² as
-    Figure.of(v, "USD", decimals=2) does: 2.500 millones de dólares (Spanish counts them in
-    millions, with no decimals) / $2.50 billion ($2 billion when the cents round away)."""
+    Figure.of(v, "USD", decimals=2) does: 24.240 millones de dólares (Spanish counts them in
+    millions, to the ten millions of the English billions' cents) / $24.24 billion ($2 billion when
+    the cents round away)."""
     if fmt.locale(lang) == "es_ES":
         word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
-        return f"format({value} / 1e6, ',.0f') + ' {word} de {words('es')['currency']['USD']}'"
+        return f"format(round({value} / 1e7) * 10, ',.0f') + ' {word} de {words('es')['currency']['USD']}'"
     word = fmt.compact(2e9, lang, 0).split(" ", 1)[1]
     number = f"(round({value} / 1e7) % 100 == 0 ? format({value} / 1e9, ',.0f') : format({value} / 1e9, ',.2f'))"
     return f"'$' + {number} + ' {word}'"
