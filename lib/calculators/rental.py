@@ -155,10 +155,7 @@ def hours_figure(hours: float, unit: str) -> Figure:
 
 def price_text(price: float, lang: str, device_hour: str) -> str:
     """A price per device-hour with its cents, or more decimals where it has them (up to MOST_DECIMALS)."""
-    cents = Figure.of(price, "USD/" + device_hour).format(lang)
-    decimals = charts.decimals_needed(price, 2, MOST_DECIMALS)
-    if decimals <= 2:
-        return cents
+    decimals = max(2, charts.decimals_needed(price, 2, MOST_DECIMALS))
     return fmt.money_range(price, price, "USD", lang, decimals) + " " + fmt.per_unit(device_hour, lang)
 
 

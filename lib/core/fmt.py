@@ -185,12 +185,10 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     high = _carried(high, lang, decimals)
     low = high if same else low
     scale = _scale(high, lang)
-    rounding = decimals
-    if scale == 1e6 and high >= 1e9:
-        # Spanish thousands of millions, at the precision of the English billions: 1.200 millones
-        # as $1.2 billion (not 1.164 millones), 13.900 millones as $13.9 billion (compact, STYLE.md).
-        rounding = decimals - 3
-        decimals = max(0, rounding)
+    # Spanish thousands of millions at the precision of the English billions (_places): 1.200
+    # millones as $1.2 billion (not 1.164 millones), 13.900 millones as $13.9 billion (STYLE.md).
+    rounding = _places(high, lang, decimals)
+    decimals = max(0, rounding)
     if scale < 1e3:
         text = money(low, currency, lang)
         return text if same else f"{text}{DASH}{money(high, currency, lang)}"

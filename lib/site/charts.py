@@ -121,10 +121,8 @@ def price_expr(value: str, lang: str, unit: str = "GPU-hour", most: int = 2) -> 
     hora-GPU / $2.79 per GPU-hour; with `most`, up to that many decimals where the price has them
     (decimals_needed, from cents: 2,1933 dólares por hora-GPU)."""
     per = fmt.per_unit(unit, lang)
-    number = f"format({value}, ',.2f')"
-    if most > 2:
-        number = f"(round({value} * {10 ** most}) % {10 ** (most - 2)} == 0 ? {number} : " \
-                 + _decimals_expr(value, 3, most, lambda k: f"format({value}, ',.{k}f')") + ")"
+    number = (_decimals_expr(value, 2, most, lambda k: f"format({value}, ',.{max(k, 2)}f')") if most > 2
+              else f"format({value}, ',.2f')")  # never fewer than cents
     if fmt.locale(lang) == "es_ES":
         return f"{number} + ' {words('es')['currency']['USD']} {per}'"
     return f"'$' + {number} + ' {per}'"
