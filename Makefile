@@ -24,6 +24,7 @@ $(NODE_STAMP): package.json package-lock.json
 
 ## book: execute every chapter and build the site in both languages into _build/html
 book: $(STAMP) $(NODE_STAMP)
+	$(PY) -m lib.site.preflight
 	$(PY) -m lib.site.build
 
 ## test: every test (unit, registry, parity, nbval fact-check, strict build, built site)
@@ -45,6 +46,7 @@ lab: $(STAMP)
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit
 notebooks: $(STAMP)
+	$(PY) -m lib.site.preflight
 	$(PY) -m lib.site.notebooks $(NOTEBOOKS)
 	$(PY) -m lib.site.moved
 

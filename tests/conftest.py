@@ -43,6 +43,14 @@ def site_folder() -> Path:
 def pytest_configure(config) -> None:
     if not hasattr(config, "workerinput"):  # pytest itself, or the controller of its processes
         shutil.rmtree(site_folder(), ignore_errors=True)  # a folder left by an earlier run of this pid
+        # A maintainer's mistake in the registry (an input named twice, a claim without its card,
+        # recompute function or inventory entry) stops the run here with one message, before the
+        # hundreds of tests that would each trip on it.
+        from lib.site.preflight import problems
+
+        found = problems()
+        if found:
+            pytest.exit("the book's registry is not complete:\n" + "\n".join(f"  - {p}" for p in found), returncode=1)
 
 
 def pytest_collection_finish(session) -> None:

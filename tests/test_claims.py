@@ -392,21 +392,21 @@ def test_the_ledger_csv_gives_quoted_sources_as_plain_text(lang):
 
 @pytest.mark.parametrize("cid, name", [("A1-lambda-h100-8x", "lambda_h100_sxm_8x"), ("A1-lambda-h100-1x", "lambda_h100_pcie_1x")])
 def test_a_price_updated_after_the_article_needs_context_and_the_card_keeps_the_article_s_price(cid, name):
-    """A maintainer updates a Lambda price (value and day seen): the article was right on its day,
-    so the claim needs context (date), not "does not hold"; the cards keep the article's own price
-    on the article's side; with the input back at the article's value the claim holds again."""
+    """A maintainer updates a Lambda price (value and day seen), whatever the committed one is: the
+    article was right on its day, so the claim needs context (date), not "does not hold"; the cards
+    keep the article's own price on the article's side; at the article's price the claim holds."""
     inputs = load_inputs()
-    later = inputs.replace(name, value=inputs[name].value - 0.5)
-    later = later.replace(name, seen=inputs[name].seen + dt.timedelta(days=60))
+    stated = load_claims()[cid].stated
+    on_its_day = inputs.replace(name, value=stated.value, seen=inputs.article1_written_after)
+    assert {c.claim.id: c for c in check_all(on_its_day)}[cid].verdict == "holds"
+    later = on_its_day.replace(name, value=round(stated.value * 1.1, 2),
+                               seen=inputs.article1_written_after + dt.timedelta(days=60))
     after = {c.claim.id: c for c in check_all(later)}
     assert after[cid].verdict == "context" and [m.dimension for m in after[cid].mismatches] == ["date"]
-    stated = after[cid].claim.stated.format("en")
-    assert stated in after[cid].context("en")  # both prices on the card
-    opt = after["A1-opt-cost"].context("en")
-    article_part = opt.split(". ")[0]
-    assert "$3.99 per GPU-hour" in article_part and (name != "lambda_h100_sxm_8x" or "$3.49" not in article_part)
-    back = {c.claim.id: c for c in check_all(later.replace(name, value=inputs[name].value))}
-    assert back[cid].verdict == "holds"
+    assert stated.format("en") in after[cid].context("en")  # both prices on the card
+    article_part = after["A1-opt-cost"].context("en").split(". ")[0]
+    h100 = load_claims()["A1-lambda-h100-8x"].stated.format("en")
+    assert h100 in article_part and (name != "lambda_h100_sxm_8x" or later[name].figure().format("en") not in article_part)
     # Before the article could have been written, a different price says the article was wrong.
-    early = inputs.replace(name, value=inputs[name].value - 0.5).replace(name, seen=inputs.article1_written_after)
+    early = on_its_day.replace(name, value=round(stated.value * 1.1, 2), seen=inputs.article1_written_after)
     assert {c.claim.id: c for c in check_all(early)}[cid].verdict == "wrong"

@@ -104,3 +104,22 @@ def test_rounding_that_reaches_the_next_scale_takes_its_word(value, unit, style,
 
     assert Figure.of(value, unit, **style).format("es") == es
     assert Figure.of(value, unit, **style).format("en") == en
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("es", ["1,4 millones de dólares", "4,29 dólares", "46,2\u00a0%", "1.000 GPU", "5,7 millones", "×1,50"]),
+    ("en", ["$1.4 million", "$4.29", "46.2%", "1,000 GPUs", "5.7 million", "×1.50"]),
+])
+def test_a_range_whose_ends_write_alike_is_one_figure(lang, expected):
+    """A price range of $4.29–4.39 an hour costs 1.41–1.44 million: "$1.4 million", never
+    "$1.4–1.4 million" (a reader sees the same figure said twice)."""
+    got = [
+        Figure.between(1.41e6, 1.44e6, "USD", decimals=1).format(lang),
+        fmt.money_range(4.291, 4.294, "USD", lang),
+        fmt.percent_range(0.4621, 0.4624, lang),
+        Figure.between(999.6, 1000.4, "GPU").format(lang),
+        Figure.between(5.71e6, 5.74e6, "", compact=True, decimals=1).format(lang),
+        "×" + fmt.joined(fmt.number(1.501, lang, 2), fmt.number(1.499, lang, 2)),
+    ]
+    assert got == expected
+    assert fmt.DASH in Figure.between(1.41e6, 1.56e6, "USD", decimals=1).format(lang)  # ends apart stay a range

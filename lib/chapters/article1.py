@@ -80,11 +80,6 @@ def cheapest_single_h100(i) -> tuple[str, float]:
     return min((("H100 SXM", i.lambda_h100_sxm_1x), ("H100 PCIe", i.lambda_h100_pcie_1x)), key=lambda vp: vp[1])
 
 
-def _lambda_seen(i, name: str = "lambda_h100_sxm_8x"):
-    """The day a Lambda price was seen: each price its own day."""
-    return Figure.on(i[name].seen)
-
-
 def article_price_date(i, name: str, stated: float) -> str:
     """The date side of a price the article quotes: while the source's price is the article's, it is
     the price of the article's day; once it differs and was seen after the earliest day the article
@@ -101,7 +96,7 @@ def _price_claim(i, c, claim_id: str, name: str, figures: dict) -> Recomputed:
     return Recomputed(
         Figure.of(i[name].value, "USD/GPU-hour"),
         as_stated=stated,
-        figures={"seen": _lambda_seen(i, name), "written_after": Figure.on(i.article1_written_after), **figures},
+        figures={"seen": i.seen_on(name), "written_after": Figure.on(i.article1_written_after), **figures},
         facts={"price_date": article_price_date(i, name, stated.value)},
     )
 
@@ -115,10 +110,12 @@ def lambda_h100_1x(i, c):
         figures={"variant": Figure.says(variant), "pcie": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                  "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
                  "sxm_2025": Figure.of(i.lambda_h100_sxm_1x_2025, "USD/GPU-hour"),
-                 "sxm_2025_seen": Figure.on(i["lambda_h100_sxm_1x_2025"].seen),
+                 "sxm_2025_seen": i.seen_on("lambda_h100_sxm_1x_2025"),
                  "node_2024": Figure.of(i.lambda_h100_sxm_8x_2024, "USD/GPU-hour"),
-                 "node_2024_seen": Figure.on(i["lambda_h100_sxm_8x_2024"].seen),
-                 "sxm_seen": _lambda_seen(i, "lambda_h100_sxm_1x")},
+                 "node_2024_seen": i.seen_on("lambda_h100_sxm_8x_2024"),
+                 # Beside the PCIe price, its own day, whichever variant is the cheaper.
+                 "seen": i.seen_on("lambda_h100_pcie_1x"),
+                 "sxm_seen": i.seen_on("lambda_h100_sxm_1x")},
     )
 
 
@@ -246,8 +243,8 @@ def opt_cost(i, c):
             "a100_price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
             "article_h100_price": c["A1-lambda-h100-8x"].stated,
             "h100_price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
-            "seen": _lambda_seen(i, "lambda_a100_sxm_8x"),
-            "h100_seen": _lambda_seen(i, "lambda_h100_sxm_8x"),
+            "seen": i.seen_on("lambda_a100_sxm_8x"),
+            "h100_seen": i.seen_on("lambda_h100_sxm_8x"),
             "epoch": Figure.of(epoch.published("opt", "cloud"), "USD", decimals=2),
         },
         facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
@@ -341,7 +338,7 @@ def budget_hours(i, c):
             "sxm": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
             "hours_sxm": Figure.of(compute.hours_bought(usd, i.lambda_h100_sxm_1x), "hour", decimals=1),
             "rate_date": Figure.on(i.budget_rate_date),
-            "seen": _lambda_seen(i),
+            "seen": i.seen_on("lambda_h100_sxm_1x"),  # beside the single H100 SXM's price
         },
     )
 
@@ -615,7 +612,7 @@ def budget_full_ft_partial(i, c):
         "budget_usd": Figure.of(budget.budget_usd(i), "USD", decimals=2),
         "rate_date": Figure.on(i.budget_rate_date),
         "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
-        "seen": _lambda_seen(i),
+        "seen": i.seen_on("lambda_h100_sxm_1x"),
         "ft_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
         "ft_steps": Figure.of(i.qlora_65b_steps, "count"),
         "ft_sequences": Figure.of(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),

@@ -66,9 +66,9 @@ def dgx_price(i, c):
             "hours": Figure.of(compute.HOURS_PER_MONTH, "hour"),
             "per_gpu_hour": Figure.of(per_gpu_hour, "USD/GPU-hour"),
             "lambda_2023": Figure.of(i.lambda_h100_sxm_8x_2023, "USD/GPU-hour"),
-            "lambda_2023_seen": Figure.on(i["lambda_h100_sxm_8x_2023"].seen),
+            "lambda_2023_seen": i.seen_on("lambda_h100_sxm_8x_2023"),
             "lambda_h100": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
-            "lambda_seen": Figure.on(i["lambda_h100_sxm_8x"].seen),
+            "lambda_seen": i.seen_on("lambda_h100_sxm_8x"),
         },
         facts={"currency": i.dgx_cloud_price_currency},
     )

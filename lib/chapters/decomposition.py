@@ -106,9 +106,9 @@ def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None 
     w = words(lang)
 
     def factor(low: float, high: float) -> str:
-        same = abs(low - high) < 5e-3
         # A band's two ends can move apart or together: each end's multiplier, low end first.
-        return "×" + fmt.number(low, lang, 2) + ("" if same else f" {w['and']} ×{fmt.number(high, lang, 2)}")
+        ends = [fmt.number(end, lang, 2) for end in (low, high)]
+        return "×" + ends[0] + ("" if ends[0] == ends[1] else f" {w['and']} ×{ends[1]}")
 
     rows = []
     for run in LADDER_RUNS:
@@ -120,7 +120,6 @@ def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None 
             rows.append({"run": w["costs"]["runs"][run], "step": names[step.key], "order": n, "low": float(step.low),
                          "high": float(step.high), "from": float(mids[max(n - 1, 0)]),
                          "factor": "" if n == 0 else factor(step.factor_low, step.factor_high),
-                         "amount": fmt.money_short(step.low, "USD", lang) if step.low == step.high else
-                         f"{fmt.money_short(step.low, 'USD', lang)}{fmt.DASH}{fmt.money_short(step.high, 'USD', lang)}",
+                         "amount": fmt.joined(*(fmt.money_short(end, "USD", lang) for end in (step.low, step.high))),
                          "label": Figure.between(step.low, step.high, "USD", decimals=1).format(lang)})
     return rows

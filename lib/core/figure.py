@@ -31,6 +31,7 @@ class Figure:
     high_open: bool = False  # "less than high" rather than "at most high"
     qualifier: str = ""  # what kind of unit: 992 GPUs of the H100 kind read "992 H100 GPUs", "992 GPU H100"
     original: str = ""  # a text figure in a source's own words: the language they are in ("en")
+    days: tuple[dt.date, ...] = ()  # several days, each its own (prices of one range seen on different days)
 
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
@@ -51,6 +52,14 @@ class Figure:
     @classmethod
     def on(cls, date: dt.date) -> "Figure":
         return cls(date=date, unit="date")
+
+    @classmethod
+    def on_days(cls, *days: dt.date) -> "Figure":
+        """One day, or several in order where they differ ("September 25 and December 4, 2026")."""
+        distinct = tuple(sorted(set(days)))
+        if not distinct or not all(isinstance(d, dt.date) for d in distinct):
+            raise ValueError(f"on_days needs dates, got {days!r}")
+        return cls.on(distinct[0]) if len(distinct) == 1 else cls(days=distinct, unit="date")
 
     @classmethod
     def month_of(cls, date: dt.date) -> "Figure":
@@ -113,6 +122,8 @@ class Figure:
         """A language-free record of the figure for nbval to compare exactly."""
         if self.date is not None:
             return self.date.isoformat()
+        if self.days:
+            return "; ".join(d.isoformat() for d in self.days)
         if self.text is not None:
             return self.text
         if self.sequence:
@@ -123,8 +134,10 @@ class Figure:
     def format(self, lang: str) -> str:
         if self.date is not None:
             return fmt.month(self.date, lang) if self.unit == "calendar-month" else fmt.date(self.date, lang)
+        shown = [fmt.date(d, lang) for d in self.days]
         if self.text is not None:
             shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
+        if self.text is not None or shown:
             if len(shown) < 2:
                 return shown[0] if shown else self.text
             return f"{', '.join(shown[:-1])} {words(lang)['and']} {shown[-1]}"
@@ -175,7 +188,7 @@ class Figure:
         return f"{number} {word}".strip()
 
     def _range(self, one) -> str:
-        return one(self.low) if self.low == self.high else f"{one(self.low)}{fmt.DASH}{one(self.high)}"
+        return fmt.joined(one(self.low), one(self.high))
 
     def _threshold(self, value: float) -> "Figure":
         """One end of a bound as a figure of its own; a round threshold without decimals ("más de

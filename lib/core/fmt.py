@@ -30,6 +30,12 @@ DASH = "–"
 TAKES_DE = ("millón", "millones", "billón", "billones")
 
 
+def joined(low: str, high: str) -> str:
+    """The two ends of a range as written, or one figure where they write alike: a range of
+    $4.29–4.39 an hour costs "$1.4 million", not "$1.4–1.4 million"."""
+    return high if low == high else f"{low}{DASH}{high}"
+
+
 def locale(lang: str) -> str:
     try:
         return LOCALES[lang]
@@ -63,10 +69,8 @@ def percent(fraction: float, lang: str, decimals: int = 1) -> str:
 def percent_range(low: float, high: float, lang: str, decimals: int = 1) -> str:
     """A percentage or a range of them with one sign: 5–23 % (es) / 5–23% (en)."""
     one = percent(high, lang, decimals)
-    if round(low, decimals + 2) == round(high, decimals + 2):
-        return one
     figure = number(high * 100, lang, decimals)
-    return one.replace(figure, f"{number(low * 100, lang, decimals)}{DASH}{figure}", 1)
+    return one.replace(figure, joined(number(low * 100, lang, decimals), figure), 1)
 
 
 def compact(x: float, lang: str, decimals: int = 1) -> str:
@@ -129,7 +133,7 @@ def money_range(low: float, high: float, currency: str, lang: str, decimals: int
         raise ValueError(f"range low ({low:g}) is above high ({high:g})")
     one = money(high, currency, lang, decimals)
     figure = number(high, lang, decimals)
-    return one.replace(figure, f"{number(low, lang, decimals)}{DASH}{figure}", 1)
+    return one.replace(figure, joined(number(low, lang, decimals), figure), 1)
 
 
 def _scale(x: float, lang: str) -> float:
@@ -191,13 +195,13 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     decimals = max(0, rounding)
     if scale < 1e3:
         text = money(low, currency, lang)
-        return text if same else f"{text}{DASH}{money(high, currency, lang)}"
+        return text if same else joined(text, money(high, currency, lang))
     # A range keeps one precision for both ends (STYLE.md): 1,0–6,8, not 1–6,8; 9–23 when both are whole.
     whole = all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
     ends = [number(round(v / scale, rounding), lang, 0 if whole else decimals) for v in (low, high)]
     # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
     word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
-    body = ends[0] if same else f"{ends[0]}{DASH}{ends[1]}"
+    body = joined(*ends)
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "
         return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"

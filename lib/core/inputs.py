@@ -95,15 +95,30 @@ def _bib_keys(files: tuple[tuple[str, int], ...]) -> frozenset[str]:
 
 
 def read_tables(folder: Path) -> dict[str, dict]:
-    """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error."""
+    """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error
+    that names it and both files."""
     merged: dict[str, dict] = {}
+    where: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):
-        tables = copy.deepcopy(_toml(str(path), path.stat().st_mtime_ns))
+        try:
+            tables = copy.deepcopy(_toml(str(path), path.stat().st_mtime_ns))
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{_shown(path)} is not valid TOML: {exc}") from None
         twice = sorted(set(tables) & set(merged))
         if twice:
-            raise ValueError(f"{path.name} defines again: {', '.join(twice)}")
+            raise ValueError("; ".join(f"'{name}' is defined twice, in {where[name]} and in {_shown(path)}"
+                                       for name in twice) + ": give each a name of its own")
         merged.update(tables)
+        where |= dict.fromkeys(tables, _shown(path))
     return merged
+
+
+def _shown(path: Path) -> str:
+    """A data file's path as a maintainer finds it: from the repository's root."""
+    try:
+        return str(path.resolve().relative_to(BOOK_DIR.parent))
+    except ValueError:
+        return str(path)
 
 
 def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
@@ -174,6 +189,23 @@ class Inputs(Mapping):
             raise AttributeError(name)
         entry = self[name]
         return (entry.low, entry.high) if entry.is_range else entry.value
+
+    def seen_on(self, *names: str):
+        """The day (or days) the inputs `names` were seen, each its own, as a figure to write beside
+        them: "September 25, 2026", or "September 25 and December 4, 2026" for a range of two
+        prices read on two days; a year where only the year was recorded."""
+        from lib.core.figure import Figure
+
+        seen = [self[name].seen for name in names]
+        missing = [name for name, when in zip(names, seen) if when is None]
+        if not names or missing:
+            raise ValueError(f"no date seen for {', '.join(missing) or 'no input'}")
+        years = {when for when in seen if isinstance(when, int)}
+        if years:
+            if len(set(seen)) > 1:
+                raise ValueError(f"{', '.join(names)} mix a year and days seen")
+            return Figure.of(years.pop(), "calendar-year")
+        return Figure.on_days(*seen)
 
     def replace(self, name: str, **changes) -> "Inputs":
         """A copy with one input changed (for what-if cells and sensitivity tests)."""

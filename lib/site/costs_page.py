@@ -111,9 +111,9 @@ def chapter_figures(i) -> dict[str, Figure]:
         for method, (low, high) in methods.items():
             if method != "today":
                 f[f"real.{run}.{method}"] = _money(low, high)
-    f["price.p4d_seen"] = Figure.on(i["aws_p4d_a100_2021_3yr"].seen)
+    f["price.p4d_seen"] = i.seen_on("aws_p4d_a100_2021_3yr")
     f["price.p4d_year"] = Figure.of(year_of(i, "aws_p4d_a100_2021_3yr"), "calendar-year")
-    f["price.today_seen"] = Figure.on(i["lambda_h100_sxm_8x"].seen)
+    f["price.today_seen"] = i.seen_on("lambda_h100_sxm_8x", "lambda_h100_sxm_1x")  # the two ends of price.today
     return f
 
 
