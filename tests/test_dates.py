@@ -108,7 +108,7 @@ def test_a_price_beside_another_price_s_day_is_found():
     assert mismatched("An H100 ({price}, page seen on {seen}).", CLAIM_FIELD, figures)
     assert not mismatched("An H100 ({price}, page seen on {seen}).", CLAIM_FIELD,
                           figures | {"seen": APART.seen_on("lambda_h100_sxm_1x")})
-    both = {"price": Figure.between(node.value, single.value, "USD/GPU-hour"),
+    both = {"price": Figure.between(*sorted((node.value, single.value)), "USD/GPU-hour"),
             "seen": APART.seen_on("lambda_h100_sxm_8x", "lambda_h100_sxm_1x")}
     assert not mismatched("At {price} (Lambda, {seen}).", CLAIM_FIELD, both)
     assert mismatched("At {price} (Lambda, {seen}).", CLAIM_FIELD, both | {"seen": APART.seen_on("lambda_h100_sxm_8x")})

@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from lib.core.words import words
-from lib.site.sums import Sums
+from lib.site.sums import SumMismatch, Sums
 
 from .conftest import LANGS, ROOT
 
@@ -35,8 +35,16 @@ def test_brackets_follow_precedence_and_ranges_are_intervals():
 
 def test_a_sum_that_is_not_the_figure_beside_it_is_refused():
     s = Sums("es")
-    with pytest.raises(ValueError, match="the figure beside it"):
-        s.line("budget_usd", s.term(200, "EUR") * s.term(1.1, name="usd_per_eur"), "USD", equals=221)
+    with pytest.raises(SumMismatch) as refused:
+        s.line("budget_usd", s.term(200, "EUR") * s.term(1.1, name="usd_per_eur"), "USD", equals=221, decimals=2)
+    # In the page's language and number format, with what to do instead, and in a notebook as that one
+    # line (IPython shows an exception's _render_traceback_ in place of its traceback).
+    said = str(refused.value)
+    assert "220,00 dólares" in said and "221,00 dólares" in said and "¿Y si…?" in said and "i.replace" in said
+    assert refused.value._render_traceback_() == [said]
+    with pytest.raises(SumMismatch, match=r"gives \$220\.000000, .* computes \$220\.000001 beside it"):
+        Sums("en").line("budget_usd", Sums("en").term(200, "EUR") * Sums("en").term(1.1, name="usd_per_eur"), "USD",
+                        equals=220.000001, decimals=2)
     with pytest.raises(ValueError, match="no es name"):
         s.term(1, name="no such operand")
     with pytest.raises(ValueError, match="no es label"):

@@ -182,7 +182,10 @@ def offline_renderer(spec: dict, **_) -> dict:
     text = json.dumps(live_spec(compiled, spec), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     html = (
         f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
-        f"<script>(function () {{ var el = document.getElementById({json.dumps(element)});"
+        # Its own box, the element before the script: a chart drawn again in a later notebook cell has
+        # the same id, and must not draw over the earlier one (which keeps its own numbers).
+        f"<script>(function () {{ var me = document.currentScript, el = me && me.previousElementSibling;"
+        f" if (!el || el.id !== {json.dumps(element)}) el = document.getElementById({json.dumps(element)});"
         # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
         f" if (el && window.bookChart) {{ var draw = function () {{"
         f" return window.bookChart(el, {text}, {json.dumps(locale, sort_keys=True)}); }};"

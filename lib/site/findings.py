@@ -167,8 +167,8 @@ def glue_values(values: dict[str, Figure | str], lang: str) -> None:
     page.glue("find.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
 
 
-def article(number: int, lang: str, checked: list[Checked]) -> None:
-    glue_values(article_values(number, checked, lang), lang)
+def article(number: int, lang: str, checked: list[Checked], i: Inputs | None = None) -> None:
+    glue_values(article_values(number, checked, lang, i), lang)
 
 
 def costs(lang: str, i: Inputs | None = None) -> None:

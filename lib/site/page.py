@@ -193,10 +193,10 @@ def glue_verdict_counts(checked: list[Checked], lang: str, prefix: str) -> None:
         glue(f"{prefix}.label.{verdict}", verdict_label(verdict, lang), display=False)
 
 
-def glue_method(lang: str) -> None:
+def glue_method(lang: str, inputs: Inputs | None = None) -> None:
     """The figures of the method page: the inputs table, conventions and data dates."""
     words(lang)
-    inputs = load_inputs()
+    inputs = load_inputs() if inputs is None else inputs
     glue("method.inputs", Markdown(inputs_table(lang, inputs)), display=False)
     glue("method.hours_per_month", fmt.number(compute.HOURS_PER_MONTH, lang), display=False)
     glue("method.seconds_per_hour", fmt.number(compute.SECONDS_PER_HOUR, lang), display=False)
@@ -212,9 +212,9 @@ def glue_method(lang: str) -> None:
         glue(f"method.label.{verdict}", verdict_label(verdict, lang), display=False)
 
 
-def glue_ledger(lang: str) -> list[Checked]:
+def glue_ledger(lang: str, inputs: Inputs | None = None) -> list[Checked]:
     """The ledger page: the table of every claim, and the verdict counts."""
-    checked = check_all()
+    checked = check_all(inputs)
     glue("ledger.table", Markdown(ledger.table_markdown(lang, checked)), display=False)
     glue("ledger.summary", Markdown(summary(checked, lang, "ledger")), display=False)
     glue_verdict_counts(checked, lang, "all")

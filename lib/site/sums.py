@@ -106,6 +106,15 @@ class Expr:
         return f"Expr({self.text!r} = {self.low:g}..{self.high:g})"
 
 
+class SumMismatch(ValueError):
+    """A visible cell's sum that does not give the figure beside it (a reader changed an operand in
+    the cell rather than the input): said in the page's language and number format, and, in a
+    notebook, as that one message instead of a traceback; the cells below it do not run."""
+
+    def _render_traceback_(self) -> list[str]:  # IPython shows these lines in place of a traceback
+        return [str(self)]
+
+
 def _ends(figure) -> tuple[float, float]:
     """The two ends of what a sum must equal: a number, a (low, high) pair or a Figure."""
     if isinstance(figure, Figure):
@@ -173,12 +182,14 @@ class Sums:
         style = {k: v for k, v in options.items() if k in STYLE}
         fields = {k: v for k, v in options.items() if k not in STYLE}
         want = _ends(equals)
-        if not all(math.isclose(got, w, rel_tol=REL_TOL, abs_tol=ABS_TOL) for got, w in zip((expr.low, expr.high), want)):
-            raise ValueError(f"{label}: the cell's sum gives {expr.low:.10g}..{expr.high:.10g}, "
-                             f"but the figure beside it is {want[0]:.10g}..{want[1]:.10g}")
-        result = (Figure.of(expr.low, unit, **style) if expr.low == expr.high
-                  else Figure.between(expr.low, expr.high, unit, **style))
+        result = Figure.between(expr.low, expr.high, unit, **style)
         written = result.format(self.lang)
+        if not all(math.isclose(got, w, rel_tol=REL_TOL, abs_tol=ABS_TOL) for got, w in zip((expr.low, expr.high), want)):
+            beside = Figure.between(*want, unit, **style).format(self.lang)
+            if beside == written:  # apart by less than the figure's last digit: write them in full
+                written, beside = (Figure.between(*ends, unit, decimals=6).format(self.lang)
+                                   for ends in ((expr.low, expr.high), want))
+            raise SumMismatch(self.words["mismatch"].format(label=self.label(label, fields), got=written, want=beside))
         return f"{self.label(label, fields)}: {expr.text} = {written}", Expr(expr.low, expr.high, written, self.lang)
 
     def show(self, label: str, expr: Expr, unit: str, *, equals, **options) -> Expr:

@@ -1,0 +1,79 @@
+"""A maintainer's update, end to end, on a copy of the book: a Lambda price 10 % dearer, seen today,
+as the README describes it. `make notebooks` (preflight, the chapters executed, what moved) lists the
+input and the verdict that moved, and the tests that need no built site pass on the result: no test
+holds today's figures, counts or sentences.
+
+The built site's own tests are left out here (the suite builds and reads the committed book); what
+they checked that an update could break (a range whose ends write alike, a date borrowed from another
+price) is tested in lib (tests/test_fmt.py, tests/test_dates.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+PRICE = "lambda_h100_sxm_8x"
+# Test files that read the built site, drive a browser or render every chart's fonts: the suite runs
+# them on the committed book.
+SITE_TESTS = {"test_browser.py", "test_pages.py", "test_site.py", "test_reading.py", "test_lab.py",
+              "test_chart_font.py", "test_costs.py", "test_update.py"}
+
+
+def run(args: list[str], cwd, env) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def copy_of_the_book(to) -> None:
+    """The working tree as it is (tracked files and untracked ones git does not ignore), committed in
+    a repository of its own, so that `make diff` compares with it; ../shared beside it, as here."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout.split("\0")
+    for name in filter(None, listed):
+        if (ROOT / name).is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, to / name)
+    git = ["git", "-c", "user.name=test", "-c", "user.email=test@localhost"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "as committed"]):
+        subprocess.run(git + args, cwd=to, check=True, capture_output=True)
+    shared = ROOT.parent / "shared"
+    if shared.exists():
+        (to.parent / "shared").symlink_to(shared)
+
+
+def raise_price(path, name: str, today: dt.date) -> tuple[float, float]:
+    """The input's value 10 % higher, to the cent, seen today: the old and the new value."""
+    text = path.read_text(encoding="utf8")
+    block = re.search(rf"^\[{name}\]\n(.*?)(?=^\[|\Z)", text, re.S | re.M)
+    old = float(re.search(r"^value = (\S+)$", block.group(1), re.M).group(1))
+    new = round(old * 1.1, 2)
+    body = re.sub(r"^value = \S+$", f"value = {new}", block.group(1), flags=re.M)
+    body = re.sub(r"^seen = \S+$", f"seen = {today.isoformat()}", body, flags=re.M)
+    path.write_text(text[:block.start(1)] + body + text[block.end(1):], encoding="utf8")
+    return old, new
+
+
+def test_a_price_update_ends_green_and_says_what_moved(tmp_path):
+    book = tmp_path / "book"
+    book.mkdir()
+    copy_of_the_book(book)
+    today = dt.date.today()
+    old, new = raise_price(book / "lib" / "data" / "inputs" / "article1.toml", PRICE, today)
+    env = {**os.environ, "PYTHONPATH": str(book)}  # the copy's lib, in the kernels too
+    notebooks = sorted(str(p.relative_to(book)) for p in book.glob("book/*/*.ipynb"))
+    for step in (["-m", "lib.site.preflight"], ["-m", "lib.site.notebooks", *notebooks]):
+        done = run([sys.executable, *step], book, env)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    moved = run([sys.executable, "-m", "lib.site.moved"], book, env).stdout
+    assert f"  {PRICE}: {old:g} (seen " in moved and f"→ {new:g} (seen {today.isoformat()})" in moved, moved
+    assert "A1-lambda-h100-8x.verdict: Holds → Needs context" in moved, moved
+    assert "A1-lambda-h100-8x.verdict: Se sostiene → Con matices" in moved, moved
+    tests = sorted(str(p.relative_to(book)) for p in book.glob("tests/test_*.py") if p.name not in SITE_TESTS)
+    done = run([sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "-o",
+                "addopts="], book, env)
+    assert done.returncode == 0, done.stdout[-6000:]
