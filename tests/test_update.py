@@ -16,6 +16,10 @@ import shutil
 import subprocess
 import sys
 
+from lib.chapters.verdicts import check_all
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+
 from .conftest import ROOT
 
 PRICE = "lambda_h100_sxm_8x"
@@ -23,6 +27,10 @@ PRICE = "lambda_h100_sxm_8x"
 # them on the committed book.
 SITE_TESTS = {"test_browser.py", "test_pages.py", "test_site.py", "test_reading.py", "test_lab.py",
               "test_chart_font.py", "test_costs.py", "test_update.py"}
+
+
+def price(value: float, lang: str) -> str:
+    return Figure.of(value, "USD/GPU-hour").format(lang)
 
 
 def run(args: list[str], cwd, env) -> subprocess.CompletedProcess:
@@ -71,8 +79,14 @@ def test_a_price_update_ends_green_and_says_what_moved(tmp_path):
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     moved = run([sys.executable, "-m", "lib.site.moved"], book, env).stdout
     assert f"  {PRICE}: {old:g} (seen " in moved and f"→ {new:g} (seen {today.isoformat()})" in moved, moved
-    assert "A1-lambda-h100-8x.verdict: Holds → Needs context" in moved, moved
-    assert "A1-lambda-h100-8x.verdict: Se sostiene → Con matices" in moved, moved
+    assert f"A1-lambda-h100-8x.sourced: {price(old, 'en')} → {price(new, 'en')}" in moved, moved
+    # The claim's verdict, where the update moves it (as it does from the article's own price).
+    inputs = load_inputs()
+    verdicts = [{c.claim.id: c for c in check_all(i)}["A1-lambda-h100-8x"]
+                for i in (inputs, inputs.replace(PRICE, value=new, seen=today))]
+    for lang in ("es", "en"):
+        line = f"A1-lambda-h100-8x.verdict: {verdicts[0].verdict_label(lang)} → {verdicts[1].verdict_label(lang)}"
+        assert (line in moved) == (verdicts[0].verdict != verdicts[1].verdict), moved
     tests = sorted(str(p.relative_to(book)) for p in book.glob("tests/test_*.py") if p.name not in SITE_TESTS)
     done = run([sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "-o",
                 "addopts="], book, env)

@@ -11,6 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from lib.chapters.verdicts import check_all
 from lib.core.inputs import load_inputs
 from lib.site.notebooks import read_text
 
@@ -53,7 +54,8 @@ def test_a_changed_input_moves_the_prose_the_sums_and_the_charts_and_a_changed_s
     # The prose: the card's price and its verdict (the article's price is now an older one).
     shown = next(iter(after["A1-lambda-h100-8x.sourced"].values()))
     assert shown != next(iter(before["A1-lambda-h100-8x.sourced"].values())) and f"{price:.2f}".replace(".", ",") in shown
-    assert next(iter(after["A1-lambda-h100-8x.verdict"].values())) != next(iter(before["A1-lambda-h100-8x.verdict"].values()))
+    judged = {c.claim.id: c for c in check_all(load_inputs().replace(name, value=price))}["A1-lambda-h100-8x"]
+    assert next(iter(after["A1-lambda-h100-8x.verdict"].values())) == repr(judged.verdict_label("es"))
     # The sums the visible cells print, and the charts, follow: no cell but the last failed.
     errors = [(n, o) for n, c in enumerate(nb.cells) for o in c.get("outputs", []) if o.output_type == "error"]
     assert [n for n, _ in errors] == [len(nb.cells) - 1], errors[:1]
