@@ -10,7 +10,9 @@ import pytest
 from lib.chapters.verdicts import check_all
 from lib.core import distance, phrases, sentences
 from lib.core.figure import Figure
+from lib.core.words import words
 from lib.site import page
+from lib.site.claimreview import anchor
 
 CHECKED = {c.claim.id: c for c in check_all()}
 
@@ -122,7 +124,7 @@ def test_summaries_put_the_furthest_first():
     counts = [int(n) for n in re.findall(r"\d+", first)]
     found = {v: sum(c.verdict == v for c in CHECKED.values()) for v in sentences.VERDICTS}
     assert counts == [len(CHECKED)] + [n for n in found.values() if n], first
-    positions = [text.index(f"· {c.claim.id} <") for c, _ in ranked]
+    positions = [text.index(f" <{anchor(c.claim.id)}>`") for c, _ in ranked]
     assert positions == sorted(positions)
 
 
@@ -145,3 +147,27 @@ def test_a_card_reads_in_lines_then_opens_its_details():
         assert "**" not in card  # no bold: the verdict in the title is the finding
         assert "{cite:p}" in details and "</details>" in details
     assert ":name: A1-opt-cost" in page.card(CHECKED["A1-opt-cost"], "en")  # its anchor, #a1-opt-cost
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_label_says_which_way_and_how_far_or_what_kind_of_context(lang):
+    """A reader tells "right" from "2.5 times too high" without opening the card: outside the
+    tolerance, the label has the direction and the size of the distance; inside it, what kind of
+    context; a claim that holds or has no source, its verdict alone."""
+    w = words(lang)["label"]
+    for c in CHECKED.values():
+        label, found = sentences.label(c, lang), distance.distance(c)
+        assert label.startswith(c.verdict_label(lang))
+        if found is None:
+            assert label == c.verdict_label(lang)
+        elif found.kind in sentences.ABOVE + sentences.BELOW:
+            way = w["too_high" if found.kind in sentences.ABOVE else "too_low"].split("{size}")[0]
+            assert label.startswith(way.format(verdict=c.verdict_label(lang))) and found.figure.format(lang) in label
+        elif found.kind in ("within", "met"):
+            assert all(w["what"][m.dimension] in label for m in c.mismatches)
+    # The same claim moved past its tolerance, above and below: its label turns with it.
+    opt = CHECKED["A1-opt-cost"]
+    for factor, way in ((10, "too_high"), (0.1, "too_low")):
+        moved = dataclasses.replace(opt, claim=dataclasses.replace(opt.claim, stated=Figure.of(
+            opt.result.sourced.value * factor, "USD")))
+        assert sentences.label(moved, lang).startswith(w[way].split("{size}")[0].format(verdict=opt.verdict_label(lang)))

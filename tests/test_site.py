@@ -9,6 +9,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from lib.chapters.verdicts import check_all
+from lib.core import sentences
+from lib.site.claimreview import anchor
 
 from .conftest import LANGS
 
@@ -82,12 +84,16 @@ def test_each_claim_shows_its_numbers_in_the_page_language(built_site, lang, art
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("article", sorted(CHAPTERS))
 def test_each_claim_has_its_card_on_its_chapter_page(built_site, lang, article):
-    """One card a claim, with its id and its verdict, on its chapter's page in each language."""
+    """One card a claim, anchored by its id and titled with its verdict's label (which way and how
+    far, or what kind of context), on its chapter's page in each language; no id in the title."""
     cards = soup(built_site / lang / f"{CHAPTERS[article]}.html").select("div.claim")
-    titles = [re.sub(r"\s+", " ", c.select_one(".admonition-title").get_text(" ")).strip() for c in cards]
-    for checked in check_all(article=article):
-        label = f"{checked.verdict_label(lang)} · {checked.claim.id}"
-        assert titles.count(label) == 1, f"{lang}/{CHAPTERS[article]}: {titles.count(label)} cards titled {label!r}"
+    claims = check_all(article=article)
+    assert len(cards) == len(claims)
+    for checked in claims:
+        card = [c for c in cards if anchor(checked.claim.id) in (c.get("id"), *(a.get("id") for a in c.select("[id]")))]
+        assert len(card) == 1, f"{lang}/{CHAPTERS[article]}: {len(card)} cards for {checked.claim.id}"
+        title = re.sub(r"\s+", " ", card[0].select_one(".admonition-title").get_text(" ")).strip()
+        assert title == sentences.label(checked, lang) and checked.claim.id not in title
 
 
 @pytest.mark.parametrize("lang", LANGS)

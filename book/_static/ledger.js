@@ -22,6 +22,8 @@ document.addEventListener("DOMContentLoaded", function () {
   var lang = document.documentElement.lang;
   var VERDICT = 1; // the verdict column
   var text = function (row, i) { return row.cells[i].textContent.trim(); };
+  // A row's verdict, without the label's direction and size ("Needs context: too high, 2 times").
+  var verdict = function (row) { return text(row, VERDICT).split(":")[0]; };
 
   // Figure columns sort by the number behind the text ("5,7 millones de dólares" > "992 GPU").
   rows.forEach(function (row) {
@@ -39,7 +41,7 @@ document.addEventListener("DOMContentLoaded", function () {
   var all = document.createElement("option");
   all.value = ""; all.textContent = words.all;
   select.appendChild(all);
-  rows.map(function (r) { return text(r, VERDICT); })
+  rows.map(verdict)
     .filter(function (v, i, a) { return a.indexOf(v) === i; })
     .forEach(function (v) { var o = document.createElement("option"); o.value = v; o.textContent = v; select.appendChild(o); });
   var status = document.createElement("span");
@@ -48,7 +50,7 @@ document.addEventListener("DOMContentLoaded", function () {
   select.addEventListener("change", function () {
     var shown = 0;
     rows.forEach(function (r) {
-      r.hidden = !!select.value && text(r, VERDICT) !== select.value;
+      r.hidden = !!select.value && verdict(r) !== select.value;
       if (!r.hidden) shown += 1;
     });
     status.textContent = " " + shown + " " + words.shown;

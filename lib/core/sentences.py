@@ -61,6 +61,27 @@ def distance_text(checked: Checked, lang: str, found: Distance | None = None) ->
                            dimensions=join(checked.dimensions(lang), lang))
 
 
+ABOVE, BELOW = ("times", "more", "more_count"), ("sources_times", "less", "less_count")
+
+
+def label(checked: Checked, lang: str) -> str:
+    """The verdict as a reader can read it alone (a card's title, the ledger, ClaimReview, the
+    charts): where the article's figure is outside the sources', which way and how far ("Does not
+    hold: too high, 1.5–2.5 times"); inside them, what kind of context ("Needs context: right figure,
+    older price"); the verdict alone where it holds or no source was found."""
+    verdict, found = checked.verdict_label(lang), distance(checked)
+    if found is None:
+        return verdict
+    w = words(lang)["label"]
+    if found.kind in ("within", "met"):
+        what = join([w["what"][m.dimension] for m in checked.mismatches], lang)
+        return w["inside"].format(verdict=verdict, what=what)
+    if found.kind in ABOVE + BELOW:
+        size = w["size"][found.kind].format(figure=found.figure.format(lang))
+        return w["too_high" if found.kind in ABOVE else "too_low"].format(verdict=verdict, size=size)
+    return w["apart"].format(verdict=verdict)
+
+
 def mismatch(m: Mismatch, checked: Checked, lang: str) -> str:
     """One mismatch as a sentence: its dimension, then both sides."""
     w = words(lang)

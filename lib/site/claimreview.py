@@ -10,6 +10,7 @@ import json
 import re
 
 from lib.chapters.verdicts import check_all
+from lib.core import sentences
 from lib.core.claims import Checked
 from lib.core.words import words
 
@@ -27,7 +28,7 @@ def anchor(claim_id: str) -> str:
 def review(checked: Checked, lang: str, article_title: str, published: dt.date | None) -> dict:
     claim = checked.claim
     # The card (the review's url) gives the explanation: the page is not made heavier twice over.
-    rating = {"@type": "Rating", "alternateName": checked.verdict_label(lang), "worstRating": min(SCALE.values()),
+    rating = {"@type": "Rating", "alternateName": sentences.label(checked, lang), "worstRating": min(SCALE.values()),
               "bestRating": max(SCALE.values())}
     if checked.verdict in SCALE:
         rating["ratingValue"] = SCALE[checked.verdict]

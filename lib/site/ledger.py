@@ -79,7 +79,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
         {
             "id": c.claim.id,
             "article": c.claim.article,
-            "verdict": c.verdict_label(lang),
+            "verdict": sentences.label(c, lang),
             "where": _where(c, lang),
             "quote": c.claim.quote,
             "stated": sentences.stated_cell(c, lang),

@@ -81,7 +81,8 @@ def details(checked: Checked, lang: str) -> list[str]:
 
 def card(checked: Checked, lang: str) -> str:
     """The claim's card as MyST Markdown: an admonition coloured by its verdict, titled with the
-    verdict and the claim's id (its anchor too); a line each for what the article says, what the
+    verdict's label (which way and how far, or what kind of context: sentences.label), anchored by the
+    claim's id; a line each for what the article says, what the
     sources give and how far apart they are; the rest in a <details> a reader opens."""
     w, claim = words(lang)["card"], checked.claim
     label, value = sentences.sourced(checked, lang)
@@ -89,7 +90,7 @@ def card(checked: Checked, lang: str) -> str:
     apart = sentences.distance_text(checked, lang)
     if apart:
         lines.append(_line(w["distance"], apart))
-    body = [f":::{{admonition}} {checked.verdict_label(lang)} · {claim.id}",
+    body = [f":::{{admonition}} {sentences.label(checked, lang)}",
             f":class: claim verdict-{checked.verdict}", f":name: {claim.id}", ""]
     for line in lines:
         body += [line, ""]
@@ -112,7 +113,7 @@ def summary(checked: list[Checked], lang: str, whose: str) -> str:
     text = [sentences.counts(checked, lang, whose)]
     if items:
         text += ["", words(lang)["summary"]["furthest"], ""]
-        text += [f"- {{ref}}`{c.verdict_label(lang)} · {c.claim.id} <{anchor(c.claim.id)}>`: {item}" for c, item in items]
+        text += [f"- {{ref}}`{c.verdict_label(lang)} <{anchor(c.claim.id)}>`: {item}" for c, item in items]
     return "\n".join(text)
 
 
