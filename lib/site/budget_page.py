@@ -146,6 +146,10 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
         "budget.gpt2_pretrain_cost": Figure.of(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
         "budget.llama7b_pretrain_cost": Figure.of(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
+        # The tokens that cost is for (Chinchilla's optimum), beside those LLaMA 7B was trained on.
+        "budget.llama7b_pretrain_tokens": Figure.of(_row(rows, "pretrain", "llama7b")["tokens"], "token", compact=True,
+                                                    decimals=0),
+        "budget.llama7b_paper_tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=0),
     }
 
 
