@@ -53,7 +53,8 @@ def _open(tab, base, path):
 
 
 def _ids(page) -> list[str]:
-    return page.eval_on_selector_all("table.ledger tbody tr:not([hidden])", "rows => rows.map(r => r.cells[0].textContent.trim())")
+    return page.eval_on_selector_all("table.ledger tbody tr:not([hidden])",
+                                     "rows => rows.map(r => r.querySelector('a.ledger-card').getAttribute('href'))")
 
 
 DRAWN = "([el, want]) => { const t = [...el.querySelectorAll('svg text')].map(e => e.textContent); return want.every(w => t.includes(w)); }"
@@ -75,7 +76,8 @@ def test_ledger_filters_by_verdict(tab, base, lang):
     options = page.eval_on_selector_all("select.ledger-filter option", "os => os.map(o => o.value)")
     assert options[0] == "" and len(options) >= 3
     page.select_option("select.ledger-filter", options[1])
-    verdicts = page.eval_on_selector_all("table.ledger tbody tr:not([hidden])", "rows => rows.map(r => r.cells[1].textContent.trim())")
+    verdicts = page.eval_on_selector_all("table.ledger tbody tr:not([hidden])",
+                                         "rows => rows.map(r => r.cells[0].textContent.trim().split(':')[0])")
     assert verdicts and set(verdicts) == {options[1]} and len(verdicts) < total
     page.select_option("select.ledger-filter", "")
     assert len(_ids(page)) == total
@@ -84,26 +86,26 @@ def test_ledger_filters_by_verdict(tab, base, lang):
 def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):
     page = _open(tab, base, "en/ledger.html")
     buttons = page.locator("table.ledger thead th button")
-    assert buttons.count() == 9
+    assert buttons.count() == 8
     # Reach the "The sources give" header's button with the keyboard alone.
     page.locator("select.ledger-filter").focus()
-    for _ in range(9):
+    for _ in range(8):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.textContent.trim()") == "The sources give":
             break
     assert page.evaluate("document.activeElement.tagName") == "BUTTON", "the sort buttons are not reachable by Tab"
     page.keyboard.press("Enter")
-    header = page.locator("table.ledger thead th").nth(5)
+    header = page.locator("table.ledger thead th").nth(4)
     assert header.get_attribute("aria-sort") == "ascending"
     values = page.eval_on_selector_all(
-        "table.ledger tbody tr", "rows => rows.map(r => r.cells[5].getAttribute('data-sort-value'))")
+        "table.ledger tbody tr", "rows => rows.map(r => r.cells[4].getAttribute('data-sort-value'))")
     numbers = [float(v) for v in values if v is not None]
     assert len(numbers) > 20 and numbers == sorted(numbers), "figures do not sort by value"
     assert all(v is None for v in values[len(numbers):]), "qualitative figures should come last"
     page.keyboard.press("Space")
     assert header.get_attribute("aria-sort") == "descending"
     values = page.eval_on_selector_all(
-        "table.ledger tbody tr", "rows => rows.map(r => r.cells[5].getAttribute('data-sort-value'))")
+        "table.ledger tbody tr", "rows => rows.map(r => r.cells[4].getAttribute('data-sort-value'))")
     numbers = [float(v) for v in values if v is not None]
     assert numbers == sorted(numbers, reverse=True)
 
@@ -116,7 +118,7 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
     assert box[0] <= box[1], f"the ledger scrolls sideways on a phone: {box}"
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
     assert labels[4:7] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
-    assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+    assert page.locator("table.ledger tbody tr").first.locator("td").nth(4).is_visible()
 
 
 @pytest.mark.parametrize("lang", LANGS)

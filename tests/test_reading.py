@@ -7,8 +7,11 @@ output, anything preformatted). In that text:
 - no word and no quantifier is doubled ("al menos al menos 35", "unos al menos 70", a quote
   repeated in parentheses);
 - no date is written in ISO form (2025-04-08), not even in a citation or a note (addresses aside);
-- no program identifier (the package `lib` or one of its modules, a snake_case name, a file of the
-  repository) outside the method page, which says how the book is made;
+- no internal name (a claim's id, an input's name, the package `lib` or one of its modules, a
+  snake_case name, a file of the repository, a build tool's name) outside the method page's part
+  for maintainers (its section `(maintainers)=`, which says it is for them); a source's own names
+  quoted as code (`d_model`, a paper's `run.py`) are the source's words;
+- one spelling in English: no word written both with -ize and with -ise (utilization, utilisation);
 - no English on a Spanish page and no Spanish on an English page outside marked quotes (an element
   with a `lang` of its own: <q lang="en">…</q>, <blockquote lang="es">…</blockquote>), by a small
   list of each language's words that the other does not write; code is not a language, and the
@@ -49,8 +52,12 @@ PAGES = [HOME] + [entry["file"] for entry in TOC["chapters"]]
 # The pages at the back of the book, which are not chapters.
 BACK_MATTER = {"ledger", "method", "references", "glossary"}
 CHAPTERS = [name for name in PAGES[1:] if name not in BACK_MATTER]
-# The method page says how the book is made: it may name the program's parts.
-MAKING_OF = {"method"}
+# The method page's part for maintainers (its section labelled `(maintainers)=`) may name the program's
+# parts and the inputs' names: it says it is for them.
+MAINTAINERS = "maintainers"
+CLAIM_ID = re.compile(r"\bA[12]-[a-z0-9]+(?:-[a-z0-9]+)+\b")
+# The tools the book is built with: their names belong to the part for maintainers.
+BUILD_TOOLS = re.compile(r"\b(?:Babel|myst-nb|MyST|glue|nbval|Sphinx|Jupytext|pytest|vl-convert|Altair|Vega-Lite)\b")
 
 BLOCKS = ("p", "li", "td", "th", "dt", "dd", "h1", "h2", "h3", "h4", "caption", "figcaption", "summary")
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -104,6 +111,7 @@ class Block:
     words: str  # without its marked quotes, inline code and citations: the words of the page's language
     heading: bool
     citing: bool  # a source in the list of references
+    maintainers: bool = False  # in the method page's part for maintainers
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,6 +154,12 @@ def _inside_marked(tag: Tag, root: Tag) -> bool:
     return False
 
 
+def _for_maintainers(el: Tag) -> bool:
+    """Whether a block is in the section labelled for maintainers (its id, or a target inside it)."""
+    return any(section.get("id") == MAINTAINERS or section.find(id=MAINTAINERS, recursive=False)
+               for section in el.find_parents("section"))
+
+
 def parse(html: str, lang: str, name: str) -> Page:
     soup = BeautifulSoup(html, "html.parser")
     article = soup.select_one("article.bd-article") or soup.body or soup
@@ -164,6 +178,7 @@ def parse(html: str, lang: str, name: str) -> Page:
                 words=_squash(s if not (quoted or code or citing) else " " for s, quoted, code, citing in pieces),
                 heading=el.name in HEADINGS,
                 citing=bool(el.find_parent(class_="citation")),
+                maintainers=_for_maintainers(el),
             ))
     return Page(lang, name, tuple(blocks), article)
 
@@ -202,12 +217,39 @@ def iso_dates(page: Page) -> list[str]:
     return [d for block in page.blocks for d in ISO_DATE.findall(URL.sub(" ", block.text))]
 
 
+@functools.cache
+def input_names() -> frozenset[str]:
+    from lib.core.inputs import load_inputs
+
+    return frozenset(load_inputs())
+
+
 def identifiers(page: Page) -> list[str]:
-    if page.name in MAKING_OF:
-        return []
-    # A source's own files (a paper's code, a data set's CSV) are part of its reference.
-    found = [m.group(0) for block in page.blocks if not block.citing for m in IDENTIFIER.finditer(URL.sub(" ", block.text))]
-    return [f for f in found if "." not in f or f.startswith("lib") or f in OWN_FILES]
+    """Internal names a reader should not meet: claim ids and input names anywhere (code too), the
+    package and the book's own files, and, in the words (not code a source uses), snake_case names
+    and build tools' names."""
+    found = []
+    for block in page.blocks:
+        if block.citing or block.maintainers:
+            continue
+        text, words = URL.sub(" ", block.text), URL.sub(" ", block.words)
+        found += CLAIM_ID.findall(text) + [w for w in re.findall(r"\b\w+\b", text) if w in input_names()]
+        # A source's own files (a paper's code, a data set's CSV) are part of its reference.
+        found += [m.group(0) for m in IDENTIFIER.finditer(text)
+                  if m.group(0).startswith("lib") or ("." in m.group(0) and m.group(0) in OWN_FILES)]
+        found += [m.group(0) for m in IDENTIFIER.finditer(words) if "." not in m.group(0) and not m.group(0).startswith("lib")
+                  and m.group(0) not in found]
+        found += BUILD_TOOLS.findall(words)
+    return found
+
+
+def mixed_spellings(pages: list[Page]) -> list[str]:
+    """Words written both with -iz- and with -is- (utilization, utilisation) in English running
+    text, outside quotes and code and the part for maintainers (whose table gives the sources' own
+    section titles, "Double Quantization"): one spelling for the book."""
+    seen = {w.casefold() for page in pages for block in page.blocks if not block.maintainers
+            for w in WORD.findall(block.words)}
+    return sorted(w for w in seen if "iz" in w and re.sub(r"iz(?=e|a|i)", "is", w) in seen)
 
 
 def foreign_words(page: Page) -> list[str]:
@@ -346,9 +388,14 @@ def test_no_date_is_written_in_iso_form(built_site, lang, name):
 
 
 @pytest.mark.parametrize("lang, name", PAGE_IDS)
-def test_no_program_identifier_outside_the_method_page(built_site, lang, name):
+def test_no_internal_name_outside_the_part_for_maintainers(built_site, lang, name):
     found = identifiers(read(built_site, lang, name))
-    assert not found, f"{lang}/{name}: program identifiers in running text: {found}"
+    assert not found, f"{lang}/{name}: internal names in running text: {found}"
+
+
+def test_english_is_spelt_one_way(built_site):
+    found = mixed_spellings([read(built_site, "en", name) for name in PAGES])
+    assert not found, f"written both with -iz- and -is- on the English pages: {found}"
 
 
 @pytest.mark.parametrize("lang, name", PAGE_IDS)
@@ -449,7 +496,16 @@ def test_the_checks_catch_what_they_must():
     assert identifiers(planted("<p>Cada cifra sale de <code>lib</code>, de lib.core.fmt</p>")) == ["lib", "lib.core.fmt"]
     assert identifiers(planted("<p>lib/inputs.py no tiene la unidad «month»: opt_on_demand</p>")) == [
         "lib/inputs.py", "opt_on_demand"]
-    assert not identifiers(planted("<p><code>lambda_h100_sxm_8x</code></p>", name="method"))
+    assert not identifiers(planted('<section id="maintainers"><p><code>lambda_h100_sxm_8x</code>, glue</p></section>',
+                                   name="method"))
+    assert identifiers(planted("<p><code>lambda_h100_sxm_8x</code></p>", name="method")) == ["lambda_h100_sxm_8x"]
+    assert identifiers(planted("<p>No se sostiene · A1-budget-full-ft-partial, formatea con Babel</p>")) == [
+        "A1-budget-full-ft-partial", "Babel"]
+    assert not identifiers(planted("<p>con <code>d_model</code>, como escribe el artículo</p>"))
+    # English spelt two ways.
+    assert mixed_spellings([planted("<p>its utilization</p>", "en"), planted("<p>the utilisation</p>", "en")]) == [
+        "utilization"]
+    assert not mixed_spellings([planted("<p>its utilisation; <q lang='en'>model flops utilization</q></p>", "en")])
     assert not identifiers(planted("<pre>from lib.site import page</pre><div class='cell_input'>x_y = 1</div>"))
     assert identifiers(planted("<p>see tests/conftest.py and book.css, not PEFT's run.py</p>")) == ["tests/conftest.py"]
     # English on a Spanish page, Spanish on an English page, outside marked quotes and code.

@@ -20,14 +20,15 @@ document.addEventListener("DOMContentLoaded", function () {
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
   var lang = document.documentElement.lang;
-  var VERDICT = 1; // the verdict column
+  var VERDICT = 0; // the verdict column: each label links to its claim's card
   var text = function (row, i) { return row.cells[i].textContent.trim(); };
   // A row's verdict, without the label's direction and size ("Needs context: too high, 2 times").
   var verdict = function (row) { return text(row, VERDICT).split(":")[0]; };
 
   // Figure columns sort by the number behind the text ("5,7 millones de dólares" > "992 GPU").
   rows.forEach(function (row) {
-    var values = data.values[text(row, 0)] || {};
+    var card = row.querySelector("a.ledger-card");
+    var values = (card && data.values[card.getAttribute("href").split("#")[1]]) || {};
     Object.keys(values).forEach(function (i) {
       if (values[i] !== null && row.cells[i]) row.cells[i].setAttribute("data-sort-value", values[i]);
     });

@@ -22,6 +22,9 @@ from lib.site.markdown import table_cell
 from lib.core.words import words
 
 KEYS = ["id", "verdict", "where", "quote", "stated", "recomputed", "distance", "sources", "context"]
+# The page's table: the same columns but the id, which stays in the CSV (a reader finds a claim by its
+# verdict's label, which links to its card).
+TABLE_KEYS = KEYS[1:]
 
 
 def columns(lang: str) -> dict:
@@ -107,16 +110,16 @@ def table_markdown(lang: str, checked: list[Checked] | None = None) -> str:
         "```{table}",
         ":class: ledger",
         ":name: ledger-table",
-        "| " + " | ".join(head[k] for k in KEYS) + " |",
-        "|" + "---|" * len(KEYS),
+        "| " + " | ".join(head[k] for k in TABLE_KEYS) + " |",
+        "|" + "---|" * len(TABLE_KEYS),
     ]
     for c, row in zip(checked, rows(lang, checked)):
-        # Each id links to its claim's card on its chapter page.
+        # Each verdict's label links to its claim's card on its chapter page.
         card = f"{CHAPTERS[row['article']]}.html#{anchor(row['id'])}"
-        cells = dict(row, id=f'<a class="ledger-card" href="{card}">{row["id"]}</a>',
+        cells = dict(row, verdict=f'<a class="ledger-card" href="{card}">{row["verdict"]}</a>',
                      quote=article_quote(c.claim.quote, c.claim.quote_en, lang),
                      sources=f"{{cite:t}}`{','.join(row['sources'])}`" if row["sources"] else "—")
-        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in KEYS) + " |")
+        lines.append("| " + " | ".join(table_cell(str(cells[k])) for k in TABLE_KEYS) + " |")
     lines.append("```")
     return "\n".join(lines)
 
@@ -164,7 +167,7 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
 
 
 def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:
-    """Claim id -> the number each figure column sorts by (its low end; None for a qualitative
+    """Card anchor (the claim's id as its card's address has it) -> the number each figure column sorts by (its low end; None for a qualitative
     figure). The ledger page's script sorts those columns by value, not by their text."""
     checked = check_all() if checked is None else checked
 
@@ -175,5 +178,5 @@ def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, flo
         found = distance(c)
         return None if found is None or math.isinf(found.magnitude) else found.magnitude
 
-    return {c.claim.id: {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced), "distance": apart(c)}
+    return {anchor(c.claim.id): {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced), "distance": apart(c)}
             for c in checked}
