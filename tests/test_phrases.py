@@ -71,22 +71,37 @@ def test_figures_read_as_each_language_writes_them(figure, es, en):
     assert (figure.format("es"), figure.format("en")) == (es, en)
 
 
-@pytest.mark.parametrize("claim_id, es, en", [
-    ("A1-opt-cost", "1,5–2,5 veces lo que dan las fuentes", "1.5–2.5 times what the sources give"),
-    ("A1-opt-gpu-hours", "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
-    ("A1-three-scales", "1 orden de magnitud más que las fuentes", "1 order of magnitude more than the sources give"),
-    ("A2-llama-cost", "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
-    ("A1-opt-year", "la cifra cabe en la de las fuentes, pero difieren en fecha",
-     "the figure is within the sources', but the two differ in date"),
-    ("A2-mosaic", "las fuentes cumplen la cota, pero difieren en alcance",
-     "the sources meet the bound, but the two differ in scope"),
-    ("A1-budget-full-ft-partial", "el presupuesto cubre 13,8 veces el ajuste fino completo del más caro de GPT-2, "
-     "LLaMA 7B y LLaMA 65B", "the budget covers 13.8 times over the full fine-tuning of the dearest of GPT-2, "
-     "LLaMA 7B and LLaMA 65B"),
+USD = "USD"
+
+
+@pytest.mark.parametrize("claim_id, stated, sourced, es, en", [
+    ("A1-opt-cost", Figure.of(5.7e6, USD), Figure.between(2.28e6, 3.8e6, USD),
+     "1,5–2,5 veces lo que dan las fuentes", "1.5–2.5 times what the sources give"),
+    ("A1-opt-gpu-hours", Figure.of(1.8e6, "GPU-hour"), Figure.of(1e6, "GPU-hour"),
+     "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
+    ("A2-llama-cost", Figure.of(4e6, USD), Figure.between(4.2e6, 5.25e6, USD),
+     "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
+    ("A1-opt-year", None, None, "la misma cifra que la de las fuentes, pero otra fecha",
+     "the same figure as the sources', but another date"),
+    ("A2-mosaic", None, None, "las fuentes cumplen la cota, pero otro alcance", "the sources meet the bound, but other scope"),
 ])
-def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, es, en):
+def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, stated, sourced, es, en):
+    """The distance's sentence for each kind, on figures set here (whatever the committed data are)."""
     checked = CHECKED[claim_id]
+    if stated is None:  # inside the sources' figure, with the claim's recorded mismatches
+        stated = sourced = checked.claim.stated
+        checked = dataclasses.replace(checked, mismatches=checked.claim.mismatches)
+    checked = dataclasses.replace(checked, verdict="context", claim=dataclasses.replace(checked.claim, stated=stated),
+                                  result=dataclasses.replace(checked.result, sourced=sourced))
     assert (sentences.distance_text(checked, "es"), sentences.distance_text(checked, "en")) == (es, en)
+
+
+def test_a_named_distance_is_the_claim_s_own_sentence():
+    checked = dataclasses.replace(CHECKED["A1-budget-full-ft-partial"], verdict="wrong")
+    for lang in ("es", "en"):
+        sentence = sentences.distance_text(checked, lang)
+        dearest = checked.figures()[checked.claim.distance["figure"]].format(lang)
+        assert dearest in sentence and sentence == sentences.render(checked.claim.distance[lang], checked.figures(), lang)
 
 
 def test_a_distance_is_for_a_claim_that_needs_context_or_does_not_hold():

@@ -57,8 +57,12 @@ def distance_text(checked: Checked, lang: str, found: Distance | None = None) ->
     if found.kind == "claim":
         return render(checked.claim.distance[lang], checked.figures(), lang, checked.claim.id)
     template = words(lang)["distance"][found.kind]
-    return template.format(figure=found.figure.format(lang) if found.figure else "",
-                           dimensions=join(checked.dimensions(lang), lang))
+    return template.format(figure=found.figure.format(lang) if found.figure else "", what=_what(checked, lang))
+
+
+def _what(checked: Checked, lang: str) -> str:
+    """What kind of context a claim inside its tolerance needs ("another date", "other scope")."""
+    return join([words(lang)["label"]["what"][m.dimension] for m in checked.mismatches], lang)
 
 
 ABOVE, BELOW = ("times", "more", "more_count"), ("sources_times", "less", "less_count")
@@ -74,8 +78,7 @@ def label(checked: Checked, lang: str) -> str:
         return verdict
     w = words(lang)["label"]
     if found.kind in ("within", "met"):
-        what = join([w["what"][m.dimension] for m in checked.mismatches], lang)
-        return w["inside"].format(verdict=verdict, what=what)
+        return w["inside"].format(verdict=verdict, what=_what(checked, lang))
     if found.kind in ABOVE + BELOW:
         size = w["size"][found.kind].format(figure=found.figure.format(lang))
         return w["too_high" if found.kind in ABOVE else "too_low"].format(verdict=verdict, size=size)
