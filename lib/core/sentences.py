@@ -116,6 +116,12 @@ def counts(checked: list[Checked], lang: str, whose: str) -> str:
     return plural(w[whose], len(checked)).format(n=fmt.number(len(checked), lang), counts=join(parts, lang))
 
 
+def subject(checked: Checked, lang: str) -> str:
+    """What a claim is about, as a list of claims names it ("OPT-175B's rental cost"), or its quote."""
+    w, claim = words(lang)["findings"], checked.claim
+    return w["subject"].get(claim.id) or w["quoted"].format(quote=claim.quote if lang == "es" else claim.quote_en)
+
+
 def summary_items(checked: list[Checked], lang: str) -> list[tuple[Checked, str]]:
     """Each claim that needs context or does not hold, the furthest from the sources first, with
     what the article says against what the sources give and how far apart."""

@@ -53,10 +53,8 @@ def furthest(checked: list[Checked], lang: str) -> dict[str, str]:
     items = sentences.summary_items(checked, lang)
     if not items:
         return {"subject": w["no_distance"], "article": "—", "item": "—"}
-    claim, item = items[0][0].claim, items[0][1]
-    quote = claim.quote if lang == "es" else claim.quote_en
-    return {"subject": w["subject"].get(claim.id) or w["quoted"].format(quote=quote),
-            "article": w["article"][str(claim.article)], "item": item}
+    first, item = items[0]
+    return {"subject": sentences.subject(first, lang), "article": w["article"][str(first.claim.article)], "item": item}
 
 
 def cost_spans(i: Inputs) -> dict[str, Figure]:

@@ -29,7 +29,7 @@ from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.inputs import Input, Inputs, load_inputs
 from lib.core import distance, sentences
-from lib.core.phrases import dates_written, shown
+from lib.core.phrases import capital, dates_written, shown
 from lib.core.words import words
 from lib.site import lab, ledger
 from lib.site.claimreview import anchor
@@ -113,7 +113,9 @@ def summary(checked: list[Checked], lang: str, whose: str) -> str:
     text = [sentences.counts(checked, lang, whose)]
     if items:
         text += ["", words(lang)["summary"]["furthest"], ""]
-        text += [f"- {{ref}}`{c.verdict_label(lang)} <{anchor(c.claim.id)}>`: {item}" for c, item in items]
+        # Each linked by what it is about ("OPT-175B's rental cost"), then its verdict.
+        text += [f"- {{ref}}`{capital(sentences.subject(c, lang))} <{anchor(c.claim.id)}>` ({c.verdict_label(lang)}): {item}"
+                 for c, item in items]
     return "\n".join(text)
 
 
