@@ -123,7 +123,7 @@ def test_how_far_the_articles_are_is_the_ledger_s_own_summary():
         counts, item = home["find.all.counts"], home["find.furthest.item"]
         assert ledger.startswith(counts), (counts, ledger[:200])
         first = next(line for line in ledger.splitlines() if line.startswith("- "))
-        assert first.endswith(f">`: {item}"), (first, item)
+        assert first.endswith(f"): {item}"), (first, item)
 
 
 @pytest.fixture(scope="module")
