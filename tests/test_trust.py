@@ -1,7 +1,9 @@
 """What a reader needs to trust the book (issue 28, items 9 and 10): the page "Transparency and
 corrections" (who publishes it, as _config.yml states it, and nothing it does not; the articles as
 their copies show them; the corrections policy; the corrections log, generated from the repository's
-history) and each claim's ClaimReview, read as JSON-LD by a JSON-LD processor (pyld), offline."""
+history) and each claim's ClaimReview, read as JSON-LD by a JSON-LD processor (pyld), offline. What the built pages
+show of them is checked with the rest of the built site, in tests/test_site.py (which a maintainer's
+update, tests/test_update.py, leaves to the committed book)."""
 
 from __future__ import annotations
 
@@ -485,82 +487,3 @@ def test_a_page_carries_reviews_only_where_the_site_s_address_is_known():
     document = json.loads(script.removeprefix('<script type="application/ld+json">').removesuffix("</script>"))
     assert {n["@type"][0] for n in expanded(document)} == {S + "ClaimReview"}
     assert all(item["datePublished"] == "2026-12-04" for item in document["@graph"])
-
-
-# ---------------------------------------------------------------- the built pages
-
-def test_no_page_carries_a_review_without_the_site_s_address(built_site):
-    """The tests' build has no html.baseurl: no review could say where it is, and none is published."""
-    for lang in LANGS:
-        for name in claimreview.CHAPTERS.values():
-            page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
-            assert "application/ld+json" not in page and "ClaimReview" not in page, f"{lang}/{name}"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_each_review_s_address_is_an_element_of_its_built_page(built_site, published_reviews, lang):
-    for article in claimreview.CHAPTERS:
-        for item in published_reviews[lang, article]:
-            url = urlparse(item["url"])
-            path = built_site / url.path.removeprefix(urlparse(BASE).path)
-            assert path.exists(), f"{item['url']} names no built page"
-            soup = BeautifulSoup(path.read_text(encoding="utf8"), "html.parser")
-            card = soup.find(id=url.fragment)
-            assert card is not None, f"{item['url']}: no element has the id {url.fragment}"
-            assert "claim" in (card.get("class") or []) or card.find_parent(class_="claim") or card.select_one(".claim")
-
-
-LOG_IDS = ("registro-de-correcciones", "corrections-log")
-
-
-def _about(site: Path, lang: str) -> BeautifulSoup:
-    return BeautifulSoup((site / lang / "about.html").read_text(encoding="utf8"), "html.parser")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_trust_page_says_who_publishes_the_book_and_what_is_not_stated(built_site, lang):
-    page = _about(built_site, lang)
-    assert page.html["lang"] == lang
-    text = re.sub(r"\s+", " ", page.select_one("article").get_text(" ")).replace(" :", ":").replace("’", "'")
-    stated = publisher.load()
-    w = words(lang)["trust"]
-    for line in trust.publisher_markdown(lang, stated).splitlines():
-        label = line.removeprefix("- ").split(":")[0]
-        assert label in text, f"{lang}/about: no line for {label}"
-    if not stated.name:
-        assert w["no_publisher"] in text
-    if not stated.repository:
-        assert w["no_repository"] in text and w["no_report"] in text
-        assert not [a["href"] for a in page.select("article a[href^='http']") if "github" in a["href"]]
-    assert page.select_one("article a[href^='method.html']"), "the method paragraph links to the method page"
-    for article in ARTICLES.values():
-        assert article.title in text
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_trust_page_s_log_is_the_repository_s_record_of_what_moved(built_site, lang):
-    page = _about(built_site, lang)
-    log = corrections.history(lang)
-    section = page.find(id=lambda i: i in LOG_IDS)
-    assert section is not None, f"{lang}/about: no corrections log"
-    items = section.select(":scope > ul > li")
-    assert len(items) == len(log.versions) > 0
-    for item, version in zip(items, log.versions):
-        assert version.commit[:7] in item.get_text(" ")
-        pages = item.select(":scope > ul > li")
-        assert len(pages) == len(version.changes)
-        for li, change in zip(pages, version.changes):
-            assert len(li.select(":scope > ul > li")) == len(change.verdicts)
-            link = li.select_one(":scope > p a, :scope > a")
-            assert link is not None and link["href"].startswith(f"{change.page}.html"), li.get_text(" ")[:80]
-
-
-def test_the_trust_page_is_built_alike_in_both_languages(built_site):
-    """The same sections, in the same order, with the same lists but for the log: each language logs its
-    own pages' figures (a change of Spanish formatting moves Spanish figures only)."""
-    def shape(page):
-        sections = [s for s in page.select("article section section") if s.get("id") not in LOG_IDS]
-        return [(s.find(["h2", "h3"]).name, len(s.find_all("li")), len(s.find_all("p"))) for s in sections]
-
-    es, en = (_about(built_site, lang) for lang in LANGS)
-    assert shape(es) == shape(en) and len(shape(es)) == 4
