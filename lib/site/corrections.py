@@ -27,7 +27,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from lib.core import fmt
+from lib.core import fmt, sentences
 from lib.core.phrases import join, plural
 from lib.core.words import LANGS, words
 from lib.site.moved import LONG, glued
@@ -267,21 +267,17 @@ def _safe(text: str) -> str:
 
 def subjects(lang: str) -> dict[str, str]:
     """How the log names whose verdict changed (glue key without `.verdict` -> MyST): an article's
-    claim by its quote in the page's language, linked to its card; a published figure of the costs
+    claim by what it is about, as the chapters' summaries name it, linked to its card; a published figure of the costs
     chapter by who published it and for which run."""
     from lib.chapters import published
     from lib.chapters.verdicts import check_all
     from lib.site.claimreview import anchor
 
     w = words(lang)
-    quoted = w["trust"]["log"]["quoted"]
     names = {}
     for checked in check_all():
-        claim = checked.claim
-        text = claim.quote if lang == "es" else claim.quote_en
-        if lang == "es":  # a quote inside the quote: “…” within «…»
-            text = text.replace("«", "“").replace("»", "”")
-        names[claim.id] = f"{{ref}}`{_safe(quoted.format(text=text))} <{anchor(claim.id)}>`"
+        # As the chapters' summaries name it ("OPT-175B's rental cost"), or by the article's words.
+        names[checked.claim.id] = f"{{ref}}`{_safe(sentences.subject(checked, lang))} <{anchor(checked.claim.id)}>`"
     runs = w["costs"]["runs"]
     for row in published.table_rows():
         if not row.who.startswith("article"):
