@@ -50,7 +50,7 @@ TOC = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
 HOME = TOC["root"]
 PAGES = [HOME] + [entry["file"] for entry in TOC["chapters"]]
 # The pages at the back of the book, which are not chapters.
-BACK_MATTER = {"ledger", "method", "references", "glossary"}
+BACK_MATTER = {"ledger", "method", "references", "glossary", "about"}
 CHAPTERS = [name for name in PAGES[1:] if name not in BACK_MATTER]
 # The method page's part for maintainers (its section labelled `(maintainers)=`) may name the program's
 # parts and the inputs' names: it says it is for them.

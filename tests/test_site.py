@@ -1,8 +1,10 @@
 """The built site: both languages, each page in its language with links to the other,
-every claim's numbers in each language's format, and nothing loaded from another host."""
+every claim's numbers in each language's format, nothing loaded from another host; the page "Transparency
+and corrections" and where ClaimReview's addresses lead (issue 28, items 9 and 10)."""
 
 import functools
 import re
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -10,9 +12,12 @@ from bs4 import BeautifulSoup
 
 from lib.chapters.verdicts import check_all
 from lib.core import sentences
+from lib.core.words import words
+from lib.site import claimreview, corrections, publisher, trust
 from lib.site.claimreview import anchor
 
 from .conftest import LANGS
+from .test_trust import ARTICLES, BASE, published_reviews  # noqa: F401 - a fixture of the trust tests, and their data
 
 CHAPTERS = {1: "article1", 2: "article2"}
 
@@ -311,58 +316,6 @@ def test_the_citation_file_has_what_citation_tools_read():
     assert (ROOT / "LICENSE.md").exists() and set(cff["license"]) == {"CC-BY-4.0", "MIT"}
 
 
-# schema.org ClaimReview, as fact-check readers (search engines, fact-check tools) require it.
-CLAIMREVIEW_REQUIRED = ("url", "claimReviewed", "itemReviewed", "author", "reviewRating")
-
-
-def claimreview_problems(item: dict, ids: set[str]) -> list[str]:
-    """What a ClaimReview lacks (empty when it is complete), its card's anchor checked among `ids`."""
-    problems = [f"no {key}" for key in CLAIMREVIEW_REQUIRED if not item.get(key)]
-    if item.get("@type") != "ClaimReview":
-        problems.append("not a ClaimReview")
-    if "#" not in item.get("url", "") or item["url"].split("#", 1)[1] not in ids:
-        problems.append(f"its url {item.get('url')!r} names no card of the page")
-    if (item.get("itemReviewed") or {}).get("@type") != "Claim" or not item["itemReviewed"].get("appearance"):
-        problems.append("itemReviewed is not a Claim with its appearance")
-    if not (item.get("author") or {}).get("name"):
-        problems.append("author has no name")
-    rating = item.get("reviewRating") or {}
-    if not rating.get("alternateName"):
-        problems.append("reviewRating has no alternateName")
-    if "ratingValue" in rating and not rating.get("worstRating", 0) <= rating["ratingValue"] <= rating.get("bestRating", 0):
-        problems.append("ratingValue outside its scale")
-    return problems
-
-
-def test_the_claimreview_check_finds_a_planted_incomplete_review():
-    good = {"@type": "ClaimReview", "url": "article1.html#a1-x", "claimReviewed": "x", "author": {"name": "b"},
-            "itemReviewed": {"@type": "Claim", "appearance": {"headline": "a"}},
-            "reviewRating": {"alternateName": "Holds", "ratingValue": 3, "worstRating": 1, "bestRating": 3}}
-    assert claimreview_problems(good, {"a1-x"}) == []
-    assert claimreview_problems({**good, "url": "article1.html#nowhere"}, {"a1-x"})
-    assert claimreview_problems({**good, "reviewRating": {"ratingValue": 5, "worstRating": 1, "bestRating": 3}}, {"a1-x"})
-
-
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("article", sorted(CHAPTERS))
-def test_each_claim_is_published_as_a_valid_claimreview(built_site, lang, article):
-    import json
-
-    from lib.site.claimreview import anchor
-
-    page = soup(built_site / lang / f"{CHAPTERS[article]}.html")
-    ids = {tag["id"] for tag in page.select("[id]")}
-    scripts = [json.loads(s.string) for s in page.find_all("script", type="application/ld+json")]
-    items = {item["identifier"]: item for s in scripts for item in s.get("@graph", [])}
-    for checked in check_all(article=article):
-        item = items.get(checked.claim.id)
-        assert item is not None, f"{lang}/{CHAPTERS[article]}: no ClaimReview for {checked.claim.id}"
-        assert claimreview_problems(item, ids) == [], (checked.claim.id, claimreview_problems(item, ids))
-        assert item["url"].endswith("#" + anchor(checked.claim.id))
-        assert item["reviewRating"]["alternateName"] == sentences.label(checked, lang)
-        assert ("ratingValue" in item["reviewRating"]) == (checked.verdict != "unverified")
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_ledger_row_links_to_its_card(built_site, lang):
     ledger = soup(built_site / lang / "ledger.html")
@@ -423,3 +376,85 @@ def test_the_built_pages_keep_their_code_colours(built_site):
             for code in re.findall(r'<div class="highlight"><pre>(.*?)</pre>', page.read_text(encoding="utf8"), re.S):
                 for name in set(re.findall(r'<span class="([\w-]+)">', code)):
                     assert f".highlight .{name} " in css, f"{lang}/{page.name}: .{name} has no rule"
+
+
+
+# ---------------------------------------------------------------- the trust page and ClaimReview (tests/test_trust.py)
+
+def test_no_page_carries_a_review_without_the_site_s_address(built_site):
+    """The tests' build has no html.baseurl: no review could say where it is, and none is published."""
+    for lang in LANGS:
+        for name in claimreview.CHAPTERS.values():
+            page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
+            assert "application/ld+json" not in page and "ClaimReview" not in page, f"{lang}/{name}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_review_s_address_is_an_element_of_its_built_page(built_site, published_reviews, lang):
+    for article in claimreview.CHAPTERS:
+        for item in published_reviews[lang, article]:
+            url = urlparse(item["url"])
+            path = built_site / url.path.removeprefix(urlparse(BASE).path)
+            assert path.exists(), f"{item['url']} names no built page"
+            soup = BeautifulSoup(path.read_text(encoding="utf8"), "html.parser")
+            card = soup.find(id=url.fragment)
+            assert card is not None, f"{item['url']}: no element has the id {url.fragment}"
+            assert "claim" in (card.get("class") or []) or card.find_parent(class_="claim") or card.select_one(".claim")
+
+
+LOG_IDS = ("registro-de-correcciones", "corrections-log")
+
+
+def _about(site: Path, lang: str) -> BeautifulSoup:
+    return BeautifulSoup((site / lang / "about.html").read_text(encoding="utf8"), "html.parser")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trust_page_says_who_publishes_the_book_and_what_is_not_stated(built_site, lang):
+    page = _about(built_site, lang)
+    assert page.html["lang"] == lang
+    text = re.sub(r"\s+", " ", page.select_one("article").get_text(" ")).replace(" :", ":").replace("’", "'")
+    stated = publisher.load()
+    w = words(lang)["trust"]
+    for line in trust.publisher_markdown(lang, stated).splitlines():
+        label = line.removeprefix("- ").split(":")[0]
+        assert label in text, f"{lang}/about: no line for {label}"
+    if not stated.name:
+        assert w["no_publisher"] in text
+    if not stated.repository:
+        assert w["no_repository"] in text and w["no_report"] in text
+        assert not [a["href"] for a in page.select("article a[href^='http']") if "github" in a["href"]]
+    assert page.select_one("article a[href^='method.html']"), "the method paragraph links to the method page"
+    for article in ARTICLES.values():
+        assert article.title in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_trust_page_s_log_is_the_repository_s_record_of_what_moved(built_site, lang):
+    page = _about(built_site, lang)
+    log = corrections.history(lang)
+    section = page.find(id=lambda i: i in LOG_IDS)
+    assert section is not None, f"{lang}/about: no corrections log"
+    items = section.select(":scope > ul > li")
+    assert len(items) == len(log.versions)
+    if not log.versions:
+        assert words(lang)["trust"]["log"]["none"] in section.get_text(" ")
+    for item, version in zip(items, log.versions):
+        assert version.commit[:7] in item.get_text(" ")
+        pages = item.select(":scope > ul > li")
+        assert len(pages) == len(version.changes)
+        for li, change in zip(pages, version.changes):
+            assert len(li.select(":scope > ul > li")) == len(change.verdicts)
+            link = li.select_one(":scope > p a, :scope > a")
+            assert link is not None and link["href"].startswith(f"{change.page}.html"), li.get_text(" ")[:80]
+
+
+def test_the_trust_page_is_built_alike_in_both_languages(built_site):
+    """The same sections, in the same order, with the same lists but for the log: each language logs its
+    own pages' figures (a change of Spanish formatting moves Spanish figures only)."""
+    def shape(page):
+        sections = [s for s in page.select("article section section") if s.get("id") not in LOG_IDS]
+        return [(s.find(["h2", "h3"]).name, len(s.find_all("li")), len(s.find_all("p"))) for s in sections]
+
+    es, en = (_about(built_site, lang) for lang in LANGS)
+    assert shape(es) == shape(en) and len(shape(es)) == 4

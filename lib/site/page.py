@@ -32,7 +32,7 @@ from lib.core import distance, sentences
 from lib.core.phrases import capital, dates_written, shown
 from lib.core.words import words
 from lib.site import lab, ledger
-from lib.site.claimreview import anchor
+from lib.site.claimreview import anchor, glue_scale
 from lib.site.markdown import table_cell
 
 TABLE = {
@@ -213,6 +213,8 @@ def glue_method(lang: str, inputs: Inputs | None = None) -> None:
     glue("method.seen_dates", ", ".join(fmt.seen(d, lang) for d in seen), display=False)
     for verdict in ("holds", "context", "wrong", "unverified"):
         glue(f"method.label.{verdict}", verdict_label(verdict, lang), display=False)
+    for name, text in glue_scale(lang).items():  # the verdicts' scale in the ClaimReview data
+        glue(f"method.{name}", text, display=False)
 
 
 def glue_ledger(lang: str, inputs: Inputs | None = None) -> list[Checked]:
