@@ -19,8 +19,10 @@ test fails in CI (CI=true) and is skipped elsewhere.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -52,24 +54,99 @@ PRESET_DAYS = {"es": "20,80", "en": "20.80"}
 
 # ---------------------------------------------------------------- the translation, on every chapter
 
+def _in_lab(path: Path):
+    """The chapter at `path` as the lab view hands it to JupyterLab (lab.for_lab), and as committed."""
+    nb = nbformat.read(path, as_version=4)
+    committed = nbformat.writes(nb)
+    lab.for_lab(nb, path.relative_to(ROOT).as_posix())
+    return nb, committed
+
+
+def _markdown_cells(nb) -> list[dict]:
+    return [cell for cell in nb["cells"] if cell["cell_type"] == "markdown"]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_jupyterlab_gets_every_glue_as_an_inline_expression_with_its_committed_value(path):
     """for_lab writes each {glue:text} and {glue:md} fence as the inline expression that shows it,
-    with the committed value as its result; for_file gives back the notebook byte for byte."""
-    nb = nbformat.read(path, as_version=4)
-    committed = nbformat.writes(nb)
-    lab.for_lab(nb)
+    with the committed value as its result (a card as the lab view shows it); for_file gives back
+    the notebook byte for byte."""
+    nb, committed = _in_lab(path)
     records = glue_records(nbformat.reads(committed, as_version=4))
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        assert "{glue" not in cell.source, cell.source[:200]
-        shown = {e["expression"]: e["result"]["data"] for e in cell.metadata.get("user_expressions", [])}
-        for expression, key, kind in lab.expressions(cell.source):
+    for cell in _markdown_cells(nb):
+        assert "{glue" not in cell["source"], cell["source"][:200]
+        shown = {e["expression"]: e["result"]["data"] for e in cell["metadata"].get("user_expressions", [])}
+        for expression, key, kind in lab.expressions(cell["source"]):
             assert key in records, f"{path.name}: {key} is glued nowhere"
-            assert shown[expression] == lab.bundle(records[key], kind)
+            assert shown[expression] == lab.bundle(records[key], kind, path.parent.name)
     lab.for_file(nb)
     assert nbformat.writes(nb) == committed
+
+
+def _shown(markdown: str) -> str:
+    """The Markdown jupyterlab-myst reads: without the lines the lab view hides, its code spans
+    (a role's content) left out."""
+    return re.sub(r"`[^`\n]*`", "``", re.sub(rf"^{re.escape(lab.HIDDEN)}.*$", "", markdown, flags=re.M))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_lab_view_writes_the_prose_and_cards_in_the_myst_jupyterlab_renders(path):
+    """What jupyterlab-myst 2.7 has no renderer for reaches it in a form it has: no rubric, no
+    `only`, no citation role (the bibliography is the site's), no `$` unescaped (it reads `$...$`
+    as math) in the prose or a card, and a glossary entry for every term the prose links to."""
+    nb, _ = _in_lab(path)
+    cells = _markdown_cells(nb)
+    cards = [e["result"]["data"]["text/markdown"] for cell in cells
+             for e in cell["metadata"].get("user_expressions", []) if "text/markdown" in e["result"]["data"]]
+    for markdown in [cell["source"] for cell in cells] + cards:
+        shown = _shown(markdown)
+        assert not re.search(r"\{(?:rubric|only)\}|\{cite(?::\w+)?\}", shown), shown[:300]
+        assert not re.search(r"(?<!\\)\$", shown), shown[:300]
+    glossary = [cell for cell in cells if cell["metadata"].get(lab.LAB_ONLY)]
+    linked = set().union(*(lab._terms(cell["source"]) for cell in cells))
+    if linked:
+        lines = glossary[0]["source"].splitlines()
+        entries = {line.lower() for line in lines if line and not line.startswith((":", "#"))}
+        assert linked <= entries, sorted(linked - entries)
+
+
+def test_a_rubric_an_only_block_a_citation_and_a_dollar_are_shown_and_saved_back():
+    """The lab view's forms of what jupyterlab-myst does not render, each given back as written."""
+    prose = ("::::{div} findings\n:::{rubric} Key findings\n:heading-level: 2\n:::\n"
+             "- It costs $5, {cite:p}`hu2021lora`.\n::::\n\n:::{only} binder\nOn Binder, $6.\n:::\n\n"
+             ":::{only} latex\nIn print.\n:::\n\n"
+             "Code `$x`, then {cite:t}`venigalla2022mosaic`.\n\n<p>A $7 HTML block</p>\n")
+    shown = lab.to_lab(prose, "es")
+    assert "**Key findings**\n- It costs \\$5, " in shown and "\nOn Binder, \\$6.\n" in shown
+    assert "\\[Hu et al., 2021\\]</span>" in shown and "Venigalla y Li \\[2022\\]</span>" in shown
+    assert "% lab: In print." in shown and "`$x`" in shown and "<p>A $7 HTML block</p>" in shown
+    assert lab.to_file(shown) == prose
+    # Without the notebook's language (a notebook not the book's) a citation is left a role.
+    assert "{cite:p}`hu2021lora`" in lab.to_lab(prose) and lab.to_file(lab.to_lab(prose)) == prose
+
+
+def test_citations_are_the_sites_from_the_sites_style():
+    """A citation reads as the site's (sphinxcontrib-bibtex, author-year, the book's styles: square
+    brackets, "y" in Spanish, several sources in the list's order), from the code the site uses."""
+    from lib.site import references
+
+    assert references.citation("p", "hu2021lora", "en") == "[Hu et al., 2021]"
+    assert references.citation("p", "venigalla2022mosaic", "es") == "[Venigalla y Li, 2022]"
+    assert references.citation("t", "venigalla2022mosaic", "en") == "Venigalla and Li [2022]"
+    assert references.citation("p", "nosuchkey", "en") is None
+    spec = importlib.util.spec_from_file_location("bilingual", ROOT / "book" / "_ext" / "bilingual.py")
+    bilingual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bilingual)
+    assert (bilingual.reference_style, bilingual.cited_as) == (references.reference_style, references.cited_as)
+
+
+def test_the_page_loads_no_module_of_a_disabled_extension():
+    """JupyterLab 4.5 loads the module of a disabled extension too (Jupytext's fails to load there)."""
+    page = {"disabledExtensions": {"jupyterlab-jupytext": True, "x:plugin": True},
+            "federated_extensions": [{"name": "jupyterlab-jupytext"}, {"name": "jupyterlab-myst"}]}
+    assert lab.without_disabled_extensions(page)["federated_extensions"] == [{"name": "jupyterlab-myst"}]
+    page = {"disabledExtensions": ["jupyterlab-jupytext"], "federated_extensions": [{"name": "jupyterlab-jupytext"}]}
+    assert lab.without_disabled_extensions(page)["federated_extensions"] == []
 
 
 def test_a_text_value_is_shown_without_the_quotes_of_its_record():
