@@ -227,7 +227,7 @@ def glossary(lang: str) -> tuple[str, dict[str, str]]:
     return title, {term: " ".join(entries[term]) for term in ordered}
 
 
-def _terms(markdown: str) -> set[str]:
+def linked_terms(markdown: str) -> set[str]:
     """The glossary terms a text links to ({term}`word` or {term}`words <term>`), in lower case (Sphinx
     finds a term whatever its case, as jupyterlab-myst does)."""
     return {(m.group(2) or m.group(1)).strip().lower() for m in TERM.finditer(markdown)}
@@ -240,11 +240,11 @@ def glossary_cell(nb, lang: str) -> dict | None:
     nowhere to land is an error in the browser's console). None when the prose links to no term."""
     title, entries = glossary(lang)
     by_name = {term.lower(): term for term in entries}
-    wanted = set().union(*(_terms(_source(c)) for c in nb.get("cells", []) if c.get("cell_type") == "markdown"))
+    wanted = set().union(*(linked_terms(_source(c)) for c in nb.get("cells", []) if c.get("cell_type") == "markdown"))
     shown: set[str] = set()
     while wanted - shown:
         shown |= wanted
-        wanted |= set().union(*(_terms(entries[by_name[t]]) for t in shown if t in by_name))
+        wanted |= set().union(*(linked_terms(entries[by_name[t]]) for t in shown if t in by_name))
     listed = [term for term in entries if term.lower() in shown]
     if not listed:
         return None
@@ -490,9 +490,9 @@ def _load_jupyter_server_extension(serverapp) -> None:
     """Hand JupyterLab every notebook as for_lab writes it, save it as for_file does, serve the
     charts' Vega bundle at BUNDLE_URL, and load no disabled extension (without_disabled_extensions).
     The contents manager is wrapped where the handlers find it, after Jupytext's extension has put
-    its own in place (extensions load in their names' order),
-    so that the chapter's text (book/_text/, which Jupytext writes on save beside the .ipynb) is
-    written from the book's notebook, not JupyterLab's."""
+    its own in place (extensions load in their names' order), so that the chapter's text
+    (book/_text/, which Jupytext writes on save beside the .ipynb) is written from the book's
+    notebook, not JupyterLab's."""
     from jupyter_core.utils import ensure_async
     from jupyter_server.utils import url_path_join
     from tornado.web import RequestHandler
