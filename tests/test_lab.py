@@ -8,7 +8,7 @@ drawn live from the book's own Vega bundle, and the calculator's boxes write a p
 the book prints it, in the page's number style, each label beside an unsqueezed box. Then it is
 saved, and the saved file is what `make notebooks` writes: `make test` passes on it.
 
-Every other chapter, in each language, is opened (and in English run) and checked as that one is:
+Every other chapter, in each language, is opened, run and checked as that one is:
 nothing the site would not show (an "Unknown Directive" box, a citation or reference jupyterlab-myst
 cannot find, a role left as text, an amount of dollars read as math) and no error of the book's
 making in the browser's console (jupyterlab-myst's own, MYST_ERRORS, named one by one).
@@ -18,7 +18,7 @@ escaped, rubric and `only` blocks, citations, the glossary) and back, on every c
 that no committed notebook was saved by a Jupyter front end without the book's configuration (which
 names the notebook and says to run `make notebooks`).
 
-One Jupyter server and one JupyterLab page serve the whole module (about 70 s on two cores). Without
+One Jupyter server and one JupyterLab page serve the whole module (80 to 90 s on two cores). Without
 Chromium the browser tests fail in CI (CI=true) and are skipped elsewhere.
 """
 
@@ -109,7 +109,7 @@ def test_the_lab_view_writes_the_prose_and_cards_in_the_myst_jupyterlab_renders(
         assert not re.search(r"\{(?:rubric|only)\}|\{cite(?::\w+)?\}", shown), shown[:300]
         assert not re.search(r"(?<!\\)\$", shown), shown[:300]
     glossary = [cell for cell in cells if cell["metadata"].get(lab.LAB_ONLY)]
-    linked = set().union(*(lab._terms(cell["source"]) for cell in cells))
+    linked = set().union(*(lab.linked_terms(cell["source"]) for cell in cells))
     if linked:
         lines = glossary[0]["source"].splitlines()
         entries = {line.lower() for line in lines if line and not line.startswith((":", "#"))}
@@ -216,7 +216,12 @@ def server(tmp_path_factory):
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(ROOT / path, root / path)
     settings = home / "settings" / "@jupyterlab"
+    # A widget's comms over the kernel's own shell, not a subshell of it (JupyterLab 4.5's default,
+    # per comm target): a chapter closed as soon as it is drawn has its kernel shut down before the
+    # kernel answers JupyterLab's request for a subshell, which JupyterLab then logs as an error
+    # ("Canceled future for create_subshell_request message before replies were done").
     for plugin, values in {"apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+                           "apputils-extension/kernels-settings": {"commsOverSubshells": "disabled"},
                            "docmanager-extension/plugin": {"autosave": False}}.items():
         (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
         (settings / f"{plugin}.jupyterlab-settings").write_text(json.dumps(values))
@@ -288,7 +293,6 @@ OPEN_AND_RUN = """async path => {
     await panel.context.ready;
     await panel.sessionContext.ready;
     app.shell.activateById(panel.id);
-    window.bookPanel = panel;  // the chapter CLOSE closes
     return panel.id;
 }"""
 
@@ -300,19 +304,10 @@ RUN_ALL = """async () => {
     return cells.map(c => c.model.executionCount);
 }"""
 
-# The chapter closed and its kernel shut down once the kernel has answered what JupyterLab asked
-# it on its control channel (KernelConnection's own list of requests, _futures): JupyterLab 4.5
-# sends a widget's comms over a kernel subshell, and asks a new kernel for one as its notebook opens;
-# the shutdown cancels a request still unanswered, an error in the console ("Canceled future for
-# create_subshell_request message before replies were done"), on a chapter closed as soon as drawn.
+# The chapter closed and its kernel shut down: the next chapter runs alone (two cores).
 CLOSE = """async () => {
-    const app = window.jupyterapp, kernel = window.bookPanel.sessionContext.session.kernel;
-    await app.commands.execute('application:close');
-    const asking = () => [...kernel._futures.values()].some(future => future.msg.channel === 'control');
-    for (let wait = 0; asking() && wait < 100; wait++) {
-        await new Promise(resolve => setTimeout(resolve, 50));
-    }
-    await app.serviceManager.sessions.shutdownAll();
+    await window.jupyterapp.commands.execute('application:close');
+    await window.jupyterapp.serviceManager.sessions.shutdownAll();
 }"""
 
 # The rendered prose: every Markdown cell's text, and what jupyterlab-myst could not show.
@@ -484,30 +479,25 @@ def _faults(shown: dict) -> dict:
     return {what: shown[what] for what in FAULTS if shown[what]}
 
 
-# Every chapter but CHAPTER, which the test above opens, runs and checks the same way. Each is run in
-# English, where the kernel's cards and tables write dollar amounts; in Spanish (the kernel's cards
-# the same code writes, in both languages in the test above) a chapter is opened, not run: the
-# module stays within about 80 s on two cores, of which a run takes 2 to 4 s a chapter.
+# Every chapter but CHAPTER, which the test above opens, runs and checks the same way.
 OTHER_CHAPTERS = [path for path in NOTEBOOKS if path.name != CHAPTER]
-RUN_IN = "en"
 
 
 @pytest.mark.parametrize("path", OTHER_CHAPTERS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_chapter_in_jupyterlab_reads_as_on_the_site(jupyterlab, path):
-    """Each chapter, opened (and run: RUN_IN) in JupyterLab, shows no error box, no citation or
-    reference it cannot find, no role left as text, no amount read as math, and logs no error of
-    the book's making in the browser's console (MYST_ERRORS are jupyterlab-myst's own)."""
+    """Each chapter, opened and run in JupyterLab, shows no error box, no citation or reference it
+    cannot find, no role left as text, no amount read as math, and logs no error of the book's
+    making in the browser's console (MYST_ERRORS are jupyterlab-myst's own)."""
     page, console = jupyterlab["page"], jupyterlab["console"]
     cards = sum(1 for key in glue_records(nbformat.read(path, as_version=4)) if key.endswith(".box"))
     console.clear()
     page.evaluate(OPEN_AND_RUN, path.relative_to(ROOT).as_posix())
-    shown = [_drawn(page, cards)]
-    counts = page.evaluate(RUN_ALL) if path.parent.name == RUN_IN else [True]
-    if path.parent.name == RUN_IN:
-        shown.append(_drawn(page, cards))
+    opened = _drawn(page, cards)
+    counts = page.evaluate(RUN_ALL)
+    ran = _drawn(page, cards)
     page.evaluate(CLOSE)
-    assert all(shown) and all(counts), (shown, counts)
-    assert not any(_faults(drawn) for drawn in shown), [_faults(drawn) for drawn in shown]
+    assert opened and ran and all(counts), (opened, ran, counts)
+    assert not _faults(opened) and not _faults(ran), (_faults(opened), _faults(ran))
     assert not _book_errors(console), _book_errors(console)[:5]
     assert not jupyterlab["aborted"], f"requests to other hosts: {jupyterlab['aborted'][:5]}"
 
