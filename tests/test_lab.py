@@ -502,6 +502,15 @@ def test_every_chapter_in_jupyterlab_reads_as_on_the_site(jupyterlab, path):
     assert not jupyterlab["aborted"], f"requests to other hosts: {jupyterlab['aborted'][:5]}"
 
 
+def test_make_lab_takes_jupyterlabs_options_and_runs_as_root():
+    """`make lab ARGS=...` hands JupyterLab its options, with --allow-root where the user is root (a
+    container: Binder's, many clouds'), without which JupyterLab will not start there."""
+    options = "--no-browser --port 8888 --ip 0.0.0.0"
+    dry = subprocess.run(["make", "-n", "lab", f"ARGS={options}"], cwd=ROOT, capture_output=True, text=True, check=True)
+    command = next(line for line in dry.stdout.splitlines() if "jupyter lab" in line)
+    assert command.endswith(options) and ("--allow-root" in command) == (os.geteuid() == 0), command
+
+
 def test_jupyterlab_is_the_one_requirements_pins():
     """JupyterLab, jupyterlab-myst and the book's configuration come from requirements.txt (Binder
     installs them from there), and the server loads the book's extension."""
