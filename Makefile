@@ -39,9 +39,11 @@ bench: $(STAMP) $(NODE_STAMP)
 serve: book
 	$(PY) -m http.server --directory _build/html 8000
 
-## lab: the chapters in JupyterLab, as on Binder (their prose with its numbers, charts offline)
+## lab: the chapters in JupyterLab, as on Binder (their prose with its numbers, charts offline);
+## JupyterLab's options in ARGS (make lab ARGS="--no-browser --port 8888 --ip 0.0.0.0"); as root
+## (a container, as Binder's and many clouds' are) with --allow-root, which JupyterLab asks for there
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab
+	$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(ARGS)
 
 ## notebooks: re-execute the chapters in place, refreshing the committed outputs nbval checks,
 ## then say what moved against the last commit

@@ -8,19 +8,27 @@ drawn live from the book's own Vega bundle, and the calculator's boxes write a p
 the book prints it, in the page's number style, each label beside an unsqueezed box. Then it is
 saved, and the saved file is what `make notebooks` writes: `make test` passes on it.
 
-Besides: the translation of the prose's glue to JupyterLab's inline expressions and back, on every
-chapter, and a check that no committed notebook was saved by a Jupyter front end without the
-book's configuration (which names the notebook and says to run `make notebooks`).
+Every other chapter, in each language, is opened, run and checked as that one is:
+nothing the site would not show (an "Unknown Directive" box, a citation or reference jupyterlab-myst
+cannot find, a role left as text, an amount of dollars read as math) and no error of the book's
+making in the browser's console (jupyterlab-myst's own, MYST_ERRORS, named one by one).
 
-One Jupyter server and one JupyterLab page serve the whole module. Without Chromium the browser
-test fails in CI (CI=true) and is skipped elsewhere.
+Besides: the translation of the prose to what JupyterLab is handed (glue as inline expressions, `$`
+escaped, rubric and `only` blocks, citations, the glossary) and back, on every chapter, and a check
+that no committed notebook was saved by a Jupyter front end without the book's configuration (which
+names the notebook and says to run `make notebooks`).
+
+One Jupyter server and one JupyterLab page serve the whole module (80 to 90 s on two cores). Without
+Chromium the browser tests fail in CI (CI=true) and are skipped elsewhere.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -52,24 +60,99 @@ PRESET_DAYS = {"es": "20,80", "en": "20.80"}
 
 # ---------------------------------------------------------------- the translation, on every chapter
 
+def _in_lab(path: Path):
+    """The chapter at `path` as the lab view hands it to JupyterLab (lab.for_lab), and as committed."""
+    nb = nbformat.read(path, as_version=4)
+    committed = nbformat.writes(nb)
+    lab.for_lab(nb, path.relative_to(ROOT).as_posix())
+    return nb, committed
+
+
+def _markdown_cells(nb) -> list[dict]:
+    return [cell for cell in nb["cells"] if cell["cell_type"] == "markdown"]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_jupyterlab_gets_every_glue_as_an_inline_expression_with_its_committed_value(path):
     """for_lab writes each {glue:text} and {glue:md} fence as the inline expression that shows it,
-    with the committed value as its result; for_file gives back the notebook byte for byte."""
-    nb = nbformat.read(path, as_version=4)
-    committed = nbformat.writes(nb)
-    lab.for_lab(nb)
+    with the committed value as its result (a card as the lab view shows it); for_file gives back
+    the notebook byte for byte."""
+    nb, committed = _in_lab(path)
     records = glue_records(nbformat.reads(committed, as_version=4))
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        assert "{glue" not in cell.source, cell.source[:200]
-        shown = {e["expression"]: e["result"]["data"] for e in cell.metadata.get("user_expressions", [])}
-        for expression, key, kind in lab.expressions(cell.source):
+    for cell in _markdown_cells(nb):
+        assert "{glue" not in cell["source"], cell["source"][:200]
+        shown = {e["expression"]: e["result"]["data"] for e in cell["metadata"].get("user_expressions", [])}
+        for expression, key, kind in lab.expressions(cell["source"]):
             assert key in records, f"{path.name}: {key} is glued nowhere"
-            assert shown[expression] == lab.bundle(records[key], kind)
+            assert shown[expression] == lab.bundle(records[key], kind, path.parent.name)
     lab.for_file(nb)
     assert nbformat.writes(nb) == committed
+
+
+def _shown(markdown: str) -> str:
+    """The Markdown jupyterlab-myst reads: without the lines the lab view hides, its code spans
+    (a role's content) left out."""
+    return re.sub(r"`[^`\n]*`", "``", re.sub(rf"^{re.escape(lab.HIDDEN)}.*$", "", markdown, flags=re.M))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_lab_view_writes_the_prose_and_cards_in_the_myst_jupyterlab_renders(path):
+    """What jupyterlab-myst 2.7 has no renderer for reaches it in a form it has: no rubric, no
+    `only`, no citation role (the bibliography is the site's), no `$` unescaped (it reads `$...$`
+    as math) in the prose or a card, and a glossary entry for every term the prose links to."""
+    nb, _ = _in_lab(path)
+    cells = _markdown_cells(nb)
+    cards = [e["result"]["data"]["text/markdown"] for cell in cells
+             for e in cell["metadata"].get("user_expressions", []) if "text/markdown" in e["result"]["data"]]
+    for markdown in [cell["source"] for cell in cells] + cards:
+        shown = _shown(markdown)
+        assert not re.search(r"\{(?:rubric|only)\}|\{cite(?::\w+)?\}", shown), shown[:300]
+        assert not re.search(r"(?<!\\)\$", shown), shown[:300]
+    glossary = [cell for cell in cells if cell["metadata"].get(lab.LAB_ONLY)]
+    linked = set().union(*(lab.linked_terms(cell["source"]) for cell in cells))
+    if linked:
+        lines = glossary[0]["source"].splitlines()
+        entries = {line.lower() for line in lines if line and not line.startswith((":", "#"))}
+        assert linked <= entries, sorted(linked - entries)
+
+
+def test_a_rubric_an_only_block_a_citation_and_a_dollar_are_shown_and_saved_back():
+    """The lab view's forms of what jupyterlab-myst does not render, each given back as written."""
+    prose = ("::::{div} findings\n:::{rubric} Key findings\n:heading-level: 2\n:::\n"
+             "- It costs $5, {cite:p}`hu2021lora`.\n::::\n\n:::{only} binder\nOn Binder, $6.\n:::\n\n"
+             ":::{only} latex\nIn print.\n:::\n\n"
+             "Code `$x`, then {cite:t}`venigalla2022mosaic`.\n\n<p>A $7 HTML block</p>\n")
+    shown = lab.to_lab(prose, "es")
+    assert "**Key findings**\n- It costs \\$5, " in shown and "\nOn Binder, \\$6.\n" in shown
+    assert "\\[Hu et al., 2021\\]</span>" in shown and "Venigalla y Li \\[2022\\]</span>" in shown
+    assert "% lab: In print." in shown and "`$x`" in shown and "<p>A $7 HTML block</p>" in shown
+    assert lab.to_file(shown) == prose
+    # Without the notebook's language (a notebook not the book's) a citation is left a role.
+    assert "{cite:p}`hu2021lora`" in lab.to_lab(prose) and lab.to_file(lab.to_lab(prose)) == prose
+
+
+def test_citations_are_the_sites_from_the_sites_style():
+    """A citation reads as the site's (sphinxcontrib-bibtex, author-year, the book's styles: square
+    brackets, "y" in Spanish, several sources in the list's order), from the code the site uses."""
+    from lib.site import references
+
+    assert references.citation("p", "hu2021lora", "en") == "[Hu et al., 2021]"
+    assert references.citation("p", "venigalla2022mosaic", "es") == "[Venigalla y Li, 2022]"
+    assert references.citation("t", "venigalla2022mosaic", "en") == "Venigalla and Li [2022]"
+    assert references.citation("p", "nosuchkey", "en") is None
+    spec = importlib.util.spec_from_file_location("bilingual", ROOT / "book" / "_ext" / "bilingual.py")
+    bilingual = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bilingual)
+    assert (bilingual.reference_style, bilingual.cited_as) == (references.reference_style, references.cited_as)
+
+
+def test_the_page_loads_no_module_of_a_disabled_extension():
+    """JupyterLab 4.5 loads the module of a disabled extension too (Jupytext's fails to load there)."""
+    page = {"disabledExtensions": {"jupyterlab-jupytext": True, "x:plugin": True},
+            "federated_extensions": [{"name": "jupyterlab-jupytext"}, {"name": "jupyterlab-myst"}]}
+    assert lab.without_disabled_extensions(page)["federated_extensions"] == [{"name": "jupyterlab-myst"}]
+    page = {"disabledExtensions": ["jupyterlab-jupytext"], "federated_extensions": [{"name": "jupyterlab-jupytext"}]}
+    assert lab.without_disabled_extensions(page)["federated_extensions"] == []
 
 
 def test_a_text_value_is_shown_without_the_quotes_of_its_record():
@@ -121,19 +204,24 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """A Jupyter server (JupyterLab, the book's configuration as requirements.txt installs it) on
-    127.0.0.1, its root a copy of the chapter in both languages; no token, no news, no autosave."""
+    127.0.0.1, its root a copy of the chapters in both languages; no token, no news, no autosave."""
     home = tmp_path_factory.mktemp("jupyterlab")
     root = home / "root"
-    # The executed notebook, its text (which Jupytext pairs with it: pyproject.toml), in that order:
+    # Each executed notebook, its text (which Jupytext pairs with it: pyproject.toml), in that order:
     # the text is not older than the notebook, as in a checkout.
     root.mkdir()
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
-    for lang in LANGS:
-        for path in (Path("book") / lang / CHAPTER, text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)):
+    for notebook in NOTEBOOKS:
+        for path in (notebook.relative_to(ROOT), text_notebook(notebook).relative_to(ROOT)):
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(ROOT / path, root / path)
     settings = home / "settings" / "@jupyterlab"
+    # A widget's comms over the kernel's own shell, not a subshell of it (JupyterLab 4.5's default,
+    # per comm target): a chapter closed as soon as it is drawn has its kernel shut down before the
+    # kernel answers JupyterLab's request for a subshell, which JupyterLab then logs as an error
+    # ("Canceled future for create_subshell_request message before replies were done").
     for plugin, values in {"apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+                           "apputils-extension/kernels-settings": {"commsOverSubshells": "disabled"},
                            "docmanager-extension/plugin": {"autosave": False}}.items():
         (settings / plugin).parent.mkdir(parents=True, exist_ok=True)
         (settings / f"{plugin}.jupyterlab-settings").write_text(json.dumps(values))
@@ -166,7 +254,8 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def jupyterlab(server):
-    """One JupyterLab page for the module, every request to another host aborted and recorded."""
+    """One JupyterLab page for the module, every request to another host aborted and recorded, and
+    every error it logs in its console (or leaves uncaught) recorded with where it comes from."""
     with contextlib.ExitStack() as stack:
         try:
             browser = stack.enter_context(chromium())
@@ -189,10 +278,13 @@ def jupyterlab(server):
         page = context.new_page()
         requests: list[str] = []
         page.on("request", lambda request: requests.append(request.url))
+        console: list[tuple[str, str]] = []
+        page.on("console", lambda m: console.append((m.text, m.location.get("url", ""))) if m.type == "error" else None)
+        page.on("pageerror", lambda error: console.append((error.message, error.stack or "")))
         page.goto(f"{server['base']}/lab/workspaces/book", wait_until="load")
         page.wait_for_function("() => window.jupyterapp", timeout=120_000)
         page.evaluate("() => window.jupyterapp.started")
-        yield {"page": page, "aborted": aborted, "requests": requests, **server}
+        yield {"page": page, "aborted": aborted, "requests": requests, "console": console, **server}
 
 
 OPEN_AND_RUN = """async path => {
@@ -210,6 +302,12 @@ RUN_ALL = """async () => {
     const panel = app.shell.currentWidget;
     const cells = panel.content.widgets.filter(c => c.model.type === 'code');
     return cells.map(c => c.model.executionCount);
+}"""
+
+# The chapter closed and its kernel shut down: the next chapter runs alone (two cores).
+CLOSE = """async () => {
+    await window.jupyterapp.commands.execute('application:close');
+    await window.jupyterapp.serviceManager.sessions.shutdownAll();
 }"""
 
 # The rendered prose: every Markdown cell's text, and what jupyterlab-myst could not show.
@@ -245,14 +343,17 @@ def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_bo
     value = {key: lab.bundle(records[key], "text")["text/plain"] for key in (NUMBER, VERDICT, CARD)}
     cards = sum(1 for key in records if key.endswith(".box"))
     SHOTS.mkdir(parents=True, exist_ok=True)
+    jupyterlab["console"].clear()
 
-    # Opened: the committed numbers, verdicts and cards show before anything runs.
+    # Opened: the committed numbers, verdicts and cards show before anything runs, and nothing the
+    # site would not show (test_every_chapter_in_jupyterlab_reads_as_on_the_site).
     page.evaluate(OPEN_AND_RUN, path)
     prose = _prose(page, [value[NUMBER], value[VERDICT]], cards)
     page.screenshot(path=SHOTS / f"lab-{lang}-opened.png")
     assert value[NUMBER] in prose["text"] and value[VERDICT] in prose["text"], prose["text"][:1500]
     assert "{glue" not in prose["text"] and "{eval}" not in prose["text"] and not prose["unshown"], prose["unshown"][:5]
     assert len(prose["cards"]) == cards
+    assert not _faults(_drawn(page, cards))
 
     # Run: every code cell runs, the prose shows what the kernel glued (the same values: nbval holds
     # the committed ones equal to a run's), every card is drawn and names its verdict.
@@ -263,6 +364,7 @@ def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_bo
     assert not prose["unshown"] and not prose["errors"], (prose["unshown"][:5], prose["errors"])
     assert any(card.startswith(f"{value[CARD]} · A1-opt-cost") for card in prose["cards"]), prose["cards"][:3]
     assert len(prose["cards"]) == cards
+    assert not _faults(_drawn(page, cards))
 
     # The chart: drawn live (Vega's slider) from the book's bundle, served by this server.
     chart = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output .vega-chart.drawn").first
@@ -306,10 +408,107 @@ def test_a_chapter_in_jupyterlab_offline_shows_its_numbers_verdicts_chart_and_bo
     text = text_notebook(ROOT / "book" / lang / CHAPTER).relative_to(ROOT)
     assert (jupyterlab["root"] / text).read_text(encoding="utf8") == (ROOT / text).read_text(encoding="utf8")
     # Its kernel is shut down: the next language's runs alone (two cores).
-    page.evaluate("async () => { await window.jupyterapp.commands.execute('application:close');"
-                  " await window.jupyterapp.serviceManager.sessions.shutdownAll(); }")
+    page.evaluate(CLOSE)
 
+    assert not _book_errors(jupyterlab["console"]), _book_errors(jupyterlab["console"])[:5]
     assert not jupyterlab["aborted"], f"requests to other hosts: {jupyterlab['aborted'][:5]}"
+
+
+# What a chapter shows once JupyterLab has drawn it: its Markdown cells drawn by jupyterlab-myst
+# (the text of the drawn MyST, not of the hidden editor), and in it what the book must not show:
+# an error box ("Unknown Directive"), a citation or reference it cannot find, an expression's error,
+# a role left as text, math (any `$` read as TeX), a backslash before a dollar sign.
+DRAWN = r"""() => {
+    const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell')];
+    const drawn = cells.map(c => c.querySelector('.jp-InputArea > .myst')).filter(d => d && d.textContent.trim());
+    const text = drawn.map(d => d.textContent).join('\n');
+    const all = selector => drawn.flatMap(d => [...d.querySelectorAll(selector)]);
+    const around = pattern => [...text.matchAll(pattern)].map(m => text.slice(Math.max(0, m.index - 40), m.index + 40));
+    return {markdown: cells.length, drawn: drawn.length, cards: all('aside, .admonition').length,
+            unshown: all('code').map(e => e.textContent).filter(t => t.startsWith('glued')),
+            boxes: around(/Unknown (?:Directive|Role)/g),
+            missing: all('[title="Citation Not Found"], [title="Cross Reference Not Found"],'
+                         + ' .myst-RenderedExpressionError').map(e => e.textContent),
+            roles: around(/\{[a-z]+(?::[a-z]+)?\}/g),
+            math: all('.math-inline, .math-display, .katex, mjx-container, .MathJax').map(e => e.textContent),
+            backslashes: around(/\\\$/g)};
+}"""
+# Errors JupyterLab's extensions log in the console whatever the book does, by their exact messages,
+# all from jupyterlab-myst 2.7.0's renderer of an inline expression's rich result (a card, a table:
+# text/markdown; a text/plain result is drawn without it), with any notebook whose expressions give
+# Markdown, in every windowing mode. Its MySTMarkdownCell.render() renders every cell of the notebook
+# (renderNotebook) before it puts its own widget in the page, so React runs the effect of an
+# expression in a cell not yet in the document: Lumino's Widget.attach throws "Host is not attached."
+# (logged, and uncaught), and the next render draws the card. Rendered again on "Run all", the
+# renderer finds its widget disposed or its node gone: the other three.
+MYST_ERRORS = [re.compile(message) for message in (
+    r"(?:Error: )?Host is not attached\.",
+    r"Our layout is already disposed!!",
+    r'Could not dispose of renderer for `glued\.md\("[^"`]+"\)`: node is not connected',
+    r'Unable to detach expression renderer for `glued\.md\("[^"`]+"\)`: node is not connected',
+)]
+
+
+def _book_errors(console: list[tuple[str, str]]) -> list[str]:
+    """The errors in the console that the book causes: all but jupyterlab-myst's own (MYST_ERRORS,
+    from its code: where it logged them, or their stack)."""
+    def mysts(text: str, source: str) -> bool:
+        return "/jupyterlab-myst/" in text + source and any(m.fullmatch(text.split("\n")[0]) for m in MYST_ERRORS)
+
+    return [text for text, source in console if not mysts(text, source)]
+
+
+def _drawn(page, cards: int, timeout: float = 60) -> dict:
+    """What the chapter shows, once jupyterlab-myst has drawn every Markdown cell, every expression
+    and `cards` cards, and the drawing has settled."""
+    deadline, last = time.time() + timeout, None
+    while time.time() < deadline:
+        shown = page.evaluate(DRAWN)
+        done = shown["markdown"] and shown["drawn"] == shown["markdown"] and shown["cards"] >= cards
+        if done and not shown["unshown"] and shown == last:
+            return shown
+        last = shown
+        time.sleep(0.3)
+    return last
+
+
+FAULTS = ("unshown", "boxes", "missing", "roles", "math", "backslashes")
+
+
+def _faults(shown: dict) -> dict:
+    return {what: shown[what] for what in FAULTS if shown[what]}
+
+
+# Every chapter but CHAPTER, which the test above opens, runs and checks the same way.
+OTHER_CHAPTERS = [path for path in NOTEBOOKS if path.name != CHAPTER]
+
+
+@pytest.mark.parametrize("path", OTHER_CHAPTERS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_chapter_in_jupyterlab_reads_as_on_the_site(jupyterlab, path):
+    """Each chapter, opened and run in JupyterLab, shows no error box, no citation or reference it
+    cannot find, no role left as text, no amount read as math, and logs no error of the book's
+    making in the browser's console (MYST_ERRORS are jupyterlab-myst's own)."""
+    page, console = jupyterlab["page"], jupyterlab["console"]
+    cards = sum(1 for key in glue_records(nbformat.read(path, as_version=4)) if key.endswith(".box"))
+    console.clear()
+    page.evaluate(OPEN_AND_RUN, path.relative_to(ROOT).as_posix())
+    opened = _drawn(page, cards)
+    counts = page.evaluate(RUN_ALL)
+    ran = _drawn(page, cards)
+    page.evaluate(CLOSE)
+    assert opened and ran and all(counts), (opened, ran, counts)
+    assert not _faults(opened) and not _faults(ran), (_faults(opened), _faults(ran))
+    assert not _book_errors(console), _book_errors(console)[:5]
+    assert not jupyterlab["aborted"], f"requests to other hosts: {jupyterlab['aborted'][:5]}"
+
+
+def test_make_lab_takes_jupyterlabs_options_and_runs_as_root():
+    """`make lab ARGS=...` hands JupyterLab its options, with --allow-root where the user is root (a
+    container: Binder's, many clouds'), without which JupyterLab will not start there."""
+    options = "--no-browser --port 8888 --ip 0.0.0.0"
+    dry = subprocess.run(["make", "-n", "lab", f"ARGS={options}"], cwd=ROOT, capture_output=True, text=True, check=True)
+    command = next(line for line in dry.stdout.splitlines() if "jupyter lab" in line)
+    assert command.endswith(options) and ("--allow-root" in command) == (os.geteuid() == 0), command
 
 
 def test_jupyterlab_is_the_one_requirements_pins():

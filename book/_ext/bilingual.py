@@ -19,7 +19,6 @@ import html
 import re
 import subprocess
 import textwrap
-from dataclasses import dataclass, field
 
 from docutils import nodes
 
@@ -35,8 +34,8 @@ from sphinx.errors import ConfigError
 
 from lib.core import fmt
 from lib.site.binder import TAG as BINDER_TAG, available as binder_available, launch_url
-from lib.core.phrases import dates_written
 from lib.core.words import LANGS, words as book_words
+from lib.site.references import cited_as, localized_fields, reference_style
 
 
 def _languages(config: Config) -> dict:
@@ -91,19 +90,6 @@ def bibliography_style(lang: str, w: dict) -> type:
     return BookStyle
 
 
-def localized_fields(fields, lang: str) -> dict:
-    """An entry's fields as the page's language reads them: its note, and the descriptive title the
-    book gave a source that has none, in that language (note_<lang>, title_<lang> in the .bib,
-    where there is one), every date the book wrote in them, and the day it was visited, as the
-    language writes a date (Babel)."""
-    fields = dict(fields)
-    for name in ("note", "title"):
-        fields[name] = dates_written(fields.get(f"{name}_{lang}", fields.get(name, "")), lang)
-    if fields.get("urldate"):
-        fields["urldate"] = dates_written(fields["urldate"], lang)
-    return {k: v for k, v in fields.items() if v and not k.startswith(("note_", "title_"))}
-
-
 def localized(entry, lang: str, w: dict):
     """The entry as the page's language reads it (`localized_fields`), and "arXiv preprint" in
     that language's words."""
@@ -119,18 +105,6 @@ def _replace_word(node, old: str, new: str):
     if getattr(node, "name", None) == "words" and node.children and node.children[0] == old:
         return words[new, *node.children[1:]]
     return node
-
-
-def reference_style(w: dict) -> type:
-    """Author-year in-text citations ("Venigalla y Li, 2022") with the language's "and"."""
-    from sphinxcontrib.bibtex.style.referencing import PersonStyle
-    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
-
-    @dataclass
-    class BookReferenceStyle(AuthorYearReferenceStyle):
-        person: PersonStyle = field(default_factory=lambda: PersonStyle(sep2=w["and"], last_sep=w["last_and"]))
-
-    return BookReferenceStyle
 
 
 def on_config_inited(app: Sphinx, config: Config) -> None:
@@ -220,34 +194,9 @@ def named_by_what_they_show(page: str) -> str:
 
 
 def on_bibdata_ready(app: Sphinx) -> None:
-    """A source with no year reads "n.d." in sphinxcontrib-bibtex's author-year citations, a word
-    of its own template: the language's own words take its place ("s. f." in Spanish). And the
-    title a citation names a source by is the page language's (title_<lang>). Sources of one author
-    and one year read 2025a, 2025b (`distinct_years`)."""
-    lang = app.config.language
-    no_date = _languages(app.config)[lang]["references"]["no_date"]
-    entries = app.env.get_domain("cite").bibdata.data.entries.values()
-    for entry in entries:
-        entry.fields.setdefault("year", no_date)
-        # A citation of a source with no author names it by its title: the book's title for it, in
-        # the page's language, with its dates as the language writes them.
-        if f"title_{lang}" in entry.fields or "title" in entry.fields:
-            entry.fields["title"] = localized_fields(entry.fields, lang)["title"]
-    distinct_years(entries, no_date)
-
-
-def distinct_years(entries, no_date: str) -> None:
-    """Sources of one author (or one title, for those with none) and one year, told apart as the
-    author-year convention does: a letter after the year, in the order of their titles ("OpenAI,
-    2025a"; "n.d.-a"), in the citations and in the list of references alike."""
-    groups: dict[tuple, list] = {}
-    for entry in entries:
-        who = tuple(str(person) for person in entry.persons.get("author", ())) or (entry.fields.get("title"),)
-        groups.setdefault((who, entry.fields["year"]), []).append(entry)
-    for (_, year), same in groups.items():
-        if len(same) > 1:
-            for letter, entry in zip("abcdefghijklmnopqrstuvwxyz", sorted(same, key=lambda e: e.fields.get("title", ""))):
-                entry.fields["year"] = f"{year}-{letter}" if year == no_date else f"{year}{letter}"
+    """The entries as the citations of a page in this language name them (lib.site.references.cited_as:
+    its words for "n.d.", its titles, 2025a and 2025b), as JupyterLab's view of the chapters does too."""
+    cited_as(app.env.get_domain("cite").bibdata.data.entries.values(), app.config.language)
 
 
 def description(doctree, fallback: str) -> str:
