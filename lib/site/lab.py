@@ -86,6 +86,10 @@ HIDDEN = "% lab: "
 RUBRIC = re.compile(r"^(:{3,})\{rubric\} (.+)\n((?::[\w-]+:.*\n)*)\1$", re.M)
 LAB_RUBRIC = re.compile(rf"^{HIDDEN}(:{{3,}})\{{rubric\}} .*\n(?:{HIDDEN}.*\n)*?{HIDDEN}\1\n\*\*.*\*\*$", re.M)
 ONLY = re.compile(r"^(:{3,})\{only\} (.+)\n([\s\S]*?)^\1$", re.M)
+# The book's own directives that the site's build writes (book/_ext/trust.py: the publisher, how to
+# report an error, the corrections log): hidden, with a line in the notebook's language saying so.
+SITE_BUILT = re.compile(r"^(`{3,})\{book-[\w-]+\}.*\n[\s\S]*?^\1$", re.M)
+LAB_SITE_BUILT = re.compile(rf"^{HIDDEN}(`{{3,}})\{{book-[\w-]+\}}.*\n(?:{HIDDEN}.*\n)*?{HIDDEN}\1\n\*[^*\n]+\*$", re.M)
 CITE = re.compile(r"\{(cite(?::\w+)?)\}`([^`]+)`")
 LAB_CITE = re.compile(r'<span class="cite" data-role="(cite(?::\w+)?)" data-keys="([^"]*)">.*?</span>')
 # Where Markdown reads no `$` as math, and a backslash before one would show: a code span on one
@@ -152,6 +156,14 @@ def _hidden(lines: str) -> str:
     return "\n".join(HIDDEN + line for line in lines.split("\n"))
 
 
+def _lab_site_built(m: re.Match, lang: str | None) -> str:
+    if lang is None:
+        return _hidden(m.group(0))
+    from lib.core.words import words
+
+    return _hidden(m.group(0)) + f"\n*{words(lang)['lab']['site_built']}*"
+
+
 def _lab_rubric(m: re.Match) -> str:
     """A rubric (a heading left out of the contents) as a bold paragraph, its own lines hidden."""
     return _hidden(m.group(0)) + f"\n**{m.group(2)}**"
@@ -188,6 +200,7 @@ def to_lab(markdown: str, lang: str | None = None) -> str:
     markdown = GLUE_MD.sub(lambda m: "{eval}`" + MD_EXPRESSION.format(m.group(1)) + "`", markdown)
     markdown = GLUE_TEXT.sub(lambda m: "{eval}`" + TEXT_EXPRESSION.format(m.group(1)) + "`", markdown)
     markdown = ONLY.sub(_lab_only, RUBRIC.sub(_lab_rubric, no_math(markdown)))
+    markdown = SITE_BUILT.sub(lambda m: _lab_site_built(m, lang), markdown)
     return CITE.sub(lambda m: _lab_cite(m, lang), markdown) if lang else markdown
 
 
@@ -195,6 +208,7 @@ def to_file(markdown: str) -> str:
     """The inverse of to_lab: the cell's Markdown as the book writes it."""
     markdown = LAB_CITE.sub(lambda m: "{" + m.group(1) + "}`" + html_unescape(m.group(2)) + "`", markdown)
     markdown = LAB_RUBRIC.sub(lambda m: m.group(0).rpartition("\n")[0], markdown)
+    markdown = LAB_SITE_BUILT.sub(lambda m: m.group(0).rpartition("\n")[0], markdown)
     markdown = re.sub("^" + re.escape(HIDDEN), "", markdown, flags=re.M)
     markdown = _outside_literals(markdown, lambda part: part.replace("\\$", "$"))
     markdown = EVAL_MD.sub(lambda m: "```{glue:md} " + m.group(1) + "\n:format: myst\n```", markdown)
