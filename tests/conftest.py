@@ -15,10 +15,16 @@ ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en")
 
 
+# The longest files that need no built site, first among them, so that each runs beside the others
+# rather than after them: a maintainer's update on a copy of the book, and every chapter in JupyterLab.
+LONGEST = {"test_update.py", "test_lab.py"}
+
+
 def pytest_collection_modifyitems(items) -> None:
     """The test files in the order the two test processes take them (pytest-xdist, `--dist
     loadfile`, `--no-loadscope-reorder`; each file's tests keep to one process: a notebook's cells,
-    which nbval runs in order in one kernel, among them): first the files that need no built site,
+    which nbval runs in order in one kernel, among them): first the files that need no built site
+    (the longest of them first),
     while the site is built and crawled in the background (started once collection ends); then those
     that read the built site; then nbval's notebooks, short ones that fill the time left; last of
     all the files that read the browser's crawl of every page, the longest job of the run."""
@@ -26,9 +32,10 @@ def pytest_collection_modifyitems(items) -> None:
     for item in items:
         uses.setdefault(item.path, set()).update(getattr(item, "fixturenames", ()))
 
-    def order(item) -> tuple[bool, bool, bool]:
+    def order(item) -> tuple[bool, bool, bool, bool]:
         names = uses[item.path]
-        return "visits" in names, item.path.suffix == ".ipynb", "built_site" in names
+        return ("visits" in names, item.path.suffix == ".ipynb", "built_site" in names,
+                item.path.name not in LONGEST)
 
     items.sort(key=order)
 
