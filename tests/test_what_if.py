@@ -9,11 +9,10 @@ import re
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 from lib.chapters.verdicts import check_all
 from lib.core.inputs import load_inputs
-from lib.site.notebooks import read_text
+from lib.site.notebooks import read_text, run
 
 from .conftest import LANGS, ROOT, glue_records
 
@@ -48,8 +47,7 @@ def test_a_changed_input_moves_the_prose_the_sums_and_the_charts_and_a_changed_s
     cell.source = cell.source.replace("# " + line, f'i = i.replace("{name}", value={price})')
     doubled = 'sums.show("opt_article", sums.term(2 * i.opt_gpus, "GPU") * sums.term(1, "hour"), "GPU-hour", equals=1)'
     nb.cells.append(nbformat.v4.new_code_cell(doubled))
-    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
-                   resources={"metadata": {"path": str(ROOT / "book" / "es")}}).execute()
+    run(nb, ROOT / "book" / "es", allow_errors=True)
     before, after = glue_records(committed), glue_records(nb)
     # The prose: the card's price and its verdict (the article's price is now an older one).
     shown = next(iter(after["A1-lambda-h100-8x.sourced"].values()))

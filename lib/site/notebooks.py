@@ -14,10 +14,12 @@ moved).
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import jupytext
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
@@ -38,16 +40,24 @@ def read_text(path: Path) -> nbformat.NotebookNode:
     return jupytext.read(source, fmt=TEXT_FORMAT)
 
 
+def run(nb: nbformat.NotebookNode, folder: Path, allow_errors: bool = False) -> None:
+    """Execute a notebook in place, in `folder`, as `make notebooks` does. The kernel talks over Unix
+    sockets in a folder of its own, not TCP ports: kernels started side by side (the tests'
+    processes, nbval's) cannot race for one port ("bind(addr)")."""
+    with tempfile.TemporaryDirectory(prefix="book-kernel-") as sockets:
+        km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
+        # coalesce_streams: one stdout output a cell, as nbval compares it and the build shows it (a
+        # print's pieces can arrive as two outputs, which the page would then show on two lines).
+        NotebookClient(nb, km=km, timeout=300, record_timing=False, coalesce_streams=True, allow_errors=allow_errors,
+                       resources={"metadata": {"path": str(folder)}}).execute()
+
+
 def execute(path: Path) -> None:
     nb = read_text(path)
     nb.metadata.pop("jupytext", None)  # the pairing is set once, in pyproject.toml
     for n, cell in enumerate(nb.cells):  # ids that stay put from one execution to the next
         cell.id = f"{path.stem}-{n:02d}"
-    # coalesce_streams: one stdout output a cell, as nbval compares it and the build shows it (a
-    # print's pieces can arrive as two outputs, which the page would then show on two lines).
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", record_timing=False, coalesce_streams=True,
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
+    run(nb, path.parent)
     # Widgets carry random model ids: keep their state and their outputs (never shown on the
     # site: such cells are tagged remove-output or remove-cell, and nbval-ignore-output) out of
     # the committed file.
