@@ -48,8 +48,12 @@ def run(nb: nbformat.NotebookNode, folder: Path, allow_errors: bool = False) -> 
         km = KernelManager(kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel"))
         # coalesce_streams: one stdout output a cell, as nbval compares it and the build shows it (a
         # print's pieces can arrive as two outputs, which the page would then show on two lines).
-        NotebookClient(nb, km=km, timeout=300, record_timing=False, coalesce_streams=True, allow_errors=allow_errors,
-                       resources={"metadata": {"path": str(folder)}}).execute()
+        try:
+            NotebookClient(nb, km=km, timeout=300, record_timing=False, coalesce_streams=True,
+                           allow_errors=allow_errors, resources={"metadata": {"path": str(folder)}}).execute()
+        finally:  # a kernel manager handed in is not shut down by nbclient
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
 
 
 def execute(path: Path) -> None:
