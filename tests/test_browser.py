@@ -52,7 +52,7 @@ def _open(tab, base, path):
     return tab.page
 
 
-def _ids(page) -> list[str]:
+def _shown_rows(page) -> list[str]:
     return page.eval_on_selector_all("table.ledger tbody tr:not([hidden])",
                                      "rows => rows.map(r => r.querySelector('a.ledger-card').getAttribute('href'))")
 
@@ -72,7 +72,7 @@ def _readout_shows(page, chart, want: list[str], what: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_ledger_filters_by_verdict(tab, base, lang):
     page = _open(tab, base, f"{lang}/ledger.html")
-    total = len(_ids(page))
+    total = len(_shown_rows(page))
     options = page.eval_on_selector_all("select.ledger-filter option", "os => os.map(o => o.value)")
     assert options[0] == "" and len(options) >= 3
     page.select_option("select.ledger-filter", options[1])
@@ -80,7 +80,7 @@ def test_ledger_filters_by_verdict(tab, base, lang):
                                          "rows => rows.map(r => r.cells[0].textContent.trim().split(':')[0])")
     assert verdicts and set(verdicts) == {options[1]} and len(verdicts) < total
     page.select_option("select.ledger-filter", "")
-    assert len(_ids(page)) == total
+    assert len(_shown_rows(page)) == total
 
 
 def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):

@@ -17,7 +17,7 @@ from lib.chapters.verdicts import check_all
 from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.inputs import DATED_UNITS, load_inputs
-from lib.site import budget_page, costs_page, findings
+from lib.site import findings
 
 from .conftest import LANGS, ROOT
 
@@ -83,8 +83,7 @@ def page_figures(page: str, lang: str) -> dict:
     """The figures a chapter's prose glues by key, as its set-up cells glue them, from APART."""
     checked = check_all(APART)
     figures = {f"{c.claim.id}.{name}": f for c in checked for name, f in c.figures().items()}
-    figures |= {f"costs.{name}": f for name, f in costs_page.chapter_figures(APART).items()}
-    figures |= {f"B.{name}": f for name, f in budget_page.figures(APART).items()}
+    figures |= findings.chapter_figures("costs", APART) | findings.chapter_figures("budget", APART)
     values = {"article1": lambda: findings.article_values(1, [c for c in checked if c.claim.article == 1], lang, APART),
               "article2": lambda: findings.article_values(2, [c for c in checked if c.claim.article == 2], lang, APART),
               "costs": lambda: findings.costs_values(lang, APART), "budget": lambda: findings.budget_values(lang, APART),

@@ -128,9 +128,6 @@ class Checked:
     def verdict_label(self, lang: str) -> str:
         return verdict_label(self.verdict, lang)
 
-    def dimensions(self, lang: str) -> list[str]:
-        return [words(lang)["dimension"][m.dimension] for m in self.mismatches]
-
 
 def verdict_label(verdict: str, lang: str) -> str:
     return words(lang)["verdict"][verdict]

@@ -167,8 +167,9 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
 
 
 def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:
-    """Card anchor (the claim's id as its card's address has it) -> the number each figure column sorts by (its low end; None for a qualitative
-    figure). The ledger page's script sorts those columns by value, not by their text."""
+    """Card anchor (the claim's id as its card's address has it) -> the number each figure column
+    sorts by (its low end; None for a qualitative figure). The ledger page's script sorts those
+    columns by value, not by their text."""
     checked = check_all() if checked is None else checked
 
     def value(figure: Figure | None) -> float | None:
