@@ -32,6 +32,8 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
+ANSWERS_SCRIPT = """els => els.map(e => ({bottom: e.getBoundingClientRect().bottom + window.scrollY,
+                                          text: e.innerText}))"""
 PHONE_CHARTS_SCRIPT = """els => els.map(e => { const box = e.getBoundingClientRect();
   return {top: box.top + window.scrollY, bottom: box.bottom + window.scrollY,
           scroll: e.scrollWidth, width: e.clientWidth}; })"""
@@ -236,6 +238,8 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             result["phone_width"] = await page.evaluate("document.documentElement.scrollWidth")
             # Where each chart's box is on the phone's first screen, and whether it scrolls sideways.
             result["phone_charts"] = await page.eval_on_selector_all("div.vega-chart", PHONE_CHARTS_SCRIPT)
+            # Where the home page's answers end on the phone's first screen, and what they say.
+            result["phone_answers"] = await page.eval_on_selector_all("div.answer", ANSWERS_SCRIPT)
             if screenshots is not None:
                 await page.screenshot(path=screenshots / f"{key}-{PHONE['width']}.png")
             results[key] = result

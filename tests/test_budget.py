@@ -316,7 +316,7 @@ def test_llmc_runs_rebuilt_from_their_own_inputs_within_the_estimate_tolerance()
 
 
 def test_ladder_is_sorted_and_dated():
-    rungs = budget.ladder(I)
+    rungs = budget_page.ladder(I)
     assert [r["usd"] for r in rungs] == sorted(r["usd"] for r in rungs)
     # The frontier rung: Grok-3 in Epoch AI's model_costs.csv (commit 263c40a), Cloud_Cost.
     assert rungs[-1]["key"] == "grok3" and rungs[-1]["usd"] == pytest.approx(1164146793.78)

@@ -404,7 +404,8 @@ def test_a_price_updated_after_the_article_needs_context_and_the_card_keeps_the_
     after = {c.claim.id: c for c in check_all(later)}
     assert after[cid].verdict == "context" and [m.dimension for m in after[cid].mismatches] == ["date"]
     assert stated.format("en") in after[cid].context("en")  # both prices on the card
-    article_part = after["A1-opt-cost"].context("en").split(". ")[0]
+    # The card's sentence on the article's own sum (after the book's answer, which opens the context).
+    article_part = next(s for s in after["A1-opt-cost"].context("en").split(". ") if s.startswith("With the article's inputs"))
     h100 = load_claims()["A1-lambda-h100-8x"].stated.format("en")
     assert h100 in article_part and (name != "lambda_h100_sxm_8x" or later[name].figure().format("en") not in article_part)
     # Before the article could have been written, a different price says the article was wrong.

@@ -86,7 +86,7 @@ def page_figures(page: str, lang: str) -> dict:
     figures |= findings.chapter_figures("costs", APART) | findings.chapter_figures("budget", APART)
     values = {"article1": lambda: findings.article_values(1, [c for c in checked if c.claim.article == 1], lang, APART),
               "article2": lambda: findings.article_values(2, [c for c in checked if c.claim.article == 2], lang, APART),
-              "costs": lambda: findings.costs_values(lang, APART), "budget": lambda: findings.budget_values(lang, APART),
+              "budget": lambda: findings.budget_values(lang, APART),
               "index": lambda: findings.home_values(lang, APART, checked)}
     if page in values:
         figures |= {f"find.{name}": f for name, f in values[page]().items()}

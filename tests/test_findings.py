@@ -58,11 +58,10 @@ def mismatched_paths(pages: dict[str, dict[str, str]]) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_figure_of_the_findings_takes_one_path(lang):
-    """The home page's find.B.budget.hours is the budget chapter's B.budget.hours, the span of a run's
-    prices reads the same on the home page and in the costs chapter: one function, one figure."""
+    """A chapter's figure quoted on another page (find.B.budget.eur is the budget chapter's
+    B.budget.eur) reads the same there: one function, one figure. (The book's answers, on every page
+    alike: tests/test_answers.py.)"""
     pages = records(lang)
-    quoted = [k for k in pages["index"] if k.startswith("find.B.")]
-    assert quoted and all(pages["index"][k] for k in quoted), "the home page quotes no chapter's figure"
     # The second article's chapter ends on what the budget chapter computes a household budget reaches.
     assert {"find.B.budget.lora7b_bought", "find.budget.lora_fits"} <= set(pages["article2"])
     assert not mismatched_paths(pages)
@@ -90,7 +89,8 @@ def test_each_chapter_opens_with_its_findings(name, lang):
     assert lines[0].startswith("# ") and lines[1] == "" and lines[2] == "::::{div} findings", first[:200]
     block = first.split("::::{div} findings\n", 1)[1].split("\n::::\n", 1)[0]
     assert block.startswith(f":::{{rubric}} {HEADING[lang]}\n:heading-level: 2\n:::\n"), block[:100]
-    items = [line for line in block.splitlines() if line.startswith("- ")]
+    # Each finding with the lines nested under it (the costs chapter lists the book's answers so).
+    items = re.findall(r"^- .*(?:\n  .*)*", block, re.M)
     summaries = block.count("```{glue:md} A")
     assert 3 <= len(items) + 2 * summaries <= 5, items
     assert all("{glue:text}" in item for item in items), items
@@ -102,7 +102,7 @@ def test_the_home_page_answers_first_then_charts_then_lists_every_chapter(lang):
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     # The answer, its first part before the headline chart, the rest after it; no section before it.
     answers = re.findall(r":::\{div\} answer\n(.*?)\n:::\n", text, re.S)
-    assert sum(a.count("{glue:text}`find.") for a in answers) >= 15
+    assert sum(a.count("{glue:text}`ans.") for a in answers) >= 18  # each answer's question and its sentence
     assert "##" not in text.split(":::{div} answer")[0].split("\n", 1)[1]
     first = next(n for n, c in enumerate(nb.cells) if c.cell_type == "markdown" and ":::{div} answer" in c.source)
     chart = next(n for n, c in enumerate(nb.cells) if c.cell_type == "code" and "charts.headline_costs" in c.source)
@@ -145,11 +145,14 @@ def test_the_furthest_claim_is_named_in_the_page_language(checked, lang, monkeyp
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_budget_s_judgements_are_computed(lang):
-    """Within the budget or beyond it, fits or does not fit: the words follow the numbers."""
+    """Fits or does not fit: the words follow the numbers."""
+    from lib.chapters import answers
     from lib.core.inputs import load_inputs
 
     i = load_inputs()
-    values = findings.budget_figures(i, lang)
-    assert values["budget.gpt2_reach"] != values["budget.llama7b_reach"]
-    poor = i.replace("budget_eur", value=1)  # a one-euro budget pretrains nothing
-    assert findings.budget_figures(poor, lang)["budget.gpt2_reach"] == values["budget.llama7b_reach"]
+    fit = words(lang)["answers"]["words"]
+    tight, roomy = (answers.full_ft_fits(j).text(lang) for j in (i, i.replace("h100_sxm_memory", value=400)))
+    assert fit["no_fit"] in tight and fit["no_fit"] not in roomy and fit["fits"] in roomy
+    assert findings.budget_figures(i, lang)["budget.lora_fits"] == words(lang)["budget"]["fits"]
+    small = i.replace("h100_sxm_memory", value=1)
+    assert findings.budget_figures(small, lang)["budget.lora_fits"] == words(lang)["budget"]["no_fit"]

@@ -15,6 +15,7 @@ import re
 
 import pytest
 
+from lib.core.inputs import load_inputs
 from lib.site import fonts
 
 from .browser import PHONE, SCREENSHOTS, site_pages
@@ -89,14 +90,16 @@ def test_no_chart_scrolls_sideways_on_a_phone(visits, lang, name):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_home_page_answers_in_its_first_screen_with_a_chart(visits, lang):
-    """On a phone the home page's answer and its headline chart, whole, are on the first screen (that
-    it does not scroll sideways, test_no_chart_scrolls_sideways_on_a_phone checks on every page)."""
-    charts = visits[(lang, "index")]["phone_charts"]
-    assert charts, f"{lang}/index has no chart"
-    first = charts[0]
+def test_the_home_page_answers_in_its_first_screen(visits, lang):
+    """On a phone the home page's first screen answers the reader's question whole: what the budget
+    buys (method, model, GPU, hours, tokens), the book's answer as every page writes it."""
+    from lib.chapters import answers
+
+    first = visits[(lang, "index")]["phone_answers"][0]
+    said = " ".join(first["text"].split())
+    assert " ".join(answers.budget_buys(load_inputs()).text(lang).split()) in said, said
     assert first["bottom"] <= PHONE["height"], (
-        f"{lang}/index: the chart ends at {first['bottom']:.0f}px, below the first screen ({PHONE['height']}px)")
+        f"{lang}/index: the answer ends at {first['bottom']:.0f}px, below the first screen ({PHONE['height']}px)")
 
 
 @pytest.mark.parametrize("lang,name", PAGES)

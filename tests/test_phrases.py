@@ -120,6 +120,10 @@ def test_distances_are_ratios_differences_or_percentages_by_size():
     assert distance.between(usd(0.2e6), usd(1e6), exact=False).figure.format("en") == "5 times"
     assert distance.between(Figure.of(3, "count"), Figure.of(2, "count"), exact=True).kind == "more_count"
     assert distance.between(usd(1e6), Figure.between(0.5e6, 2e6, "USD"), exact=False).kind == "within"
+    # A range against a range, end to end, as the policy judges it: lower at both ends though they overlap.
+    palm = distance.between(Figure.between(9e6, 23e6, "USD"), Figure.between(18e6, 27.1e6, "USD"), exact=False)
+    assert (palm.kind, palm.figure.format("en")) == ("less", "15–50%")
+    assert distance.between(Figure.between(9e6, 30e6, "USD"), Figure.between(18e6, 27e6, "USD"), exact=False).kind == "within"
     assert distance.between(Figure.says("partly"), Figure.says("entirely"), exact=False) is None
 
 

@@ -302,9 +302,9 @@ def ambiguous_citations(page: Page) -> list[str]:
 
 
 def bold_numbers(page: Page) -> list[str]:
-    """Numbers in bold outside the findings block and the cards' titles (their verdicts)."""
+    """Numbers in bold outside the findings blocks (a chapter's, the home page's answers) and the cards' titles (their verdicts)."""
     return [b.get_text(" ", strip=True) for b in page.article.select("strong, b")
-            if re.search(r"\d", b.get_text()) and not b.find_parent(class_=["findings", "admonition-title"])]
+            if re.search(r"\d", b.get_text()) and not b.find_parent(class_=["findings", "answer", "admonition-title"])]
 
 
 def titles_in_the_other_language(page: Page, titles: dict[str, str]) -> list[str]:

@@ -1,6 +1,7 @@
 """Sphinx extension: the fact-check ledger's build-time parts, from the claims registry.
 
-- ledger.csv (in the page's language) beside the ledger page, and costs.csv, the published
+- ledger.csv (in the page's language) beside the ledger page, answers.csv (the book's answers,
+  lib.site.answers_page), and costs.csv, the published
   training costs the costs chapter reproduces (lib.chapters.costs.published_csv);
 - on the page that holds the ledger table, the data its script (book/_static/ledger.js) needs:
   the number each figure column sorts by, and the script's words in the page's language (from
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-from lib.site import costs_page
+from lib.site import answers_page, costs_page
 from lib.site import ledger
 
 from lib.core.words import words
@@ -27,6 +28,7 @@ def write_csv(app: Sphinx, exception: Exception | None) -> None:
     if exception is None and app.builder.format == "html":
         Path(app.outdir, "ledger.csv").write_text(ledger.csv_text(app.config.language), encoding="utf8")
         Path(app.outdir, "costs.csv").write_text(costs_page.published_csv(app.config.language), encoding="utf8")
+        Path(app.outdir, "answers.csv").write_text(answers_page.csv_text(app.config.language), encoding="utf8")
 
 
 def add_sort_values(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:

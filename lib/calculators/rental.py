@@ -13,7 +13,8 @@ from lib.chapters import compute
 from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
-from lib.chapters.article1 import budget_usd, cheapest_single_h100, opt_wall_clock_days
+from lib.chapters.article1 import budget_usd, cheapest_single_h100
+from lib.chapters.runs import opt_wall_clock_days
 from lib.chapters.costs import palm_reported_hours
 from lib.chapters.article2 import mosaic_a100_hours
 from lib.core.errors import error

@@ -575,8 +575,14 @@ def what_budget_buys(i: Inputs) -> list[dict]:
     return rows
 
 
-def ladder(i: Inputs) -> list[dict]:
-    """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source."""
+def ladder(i: Inputs, past_runs: dict[str, tuple[float, int]]) -> list[dict]:
+    """The rungs, cheapest first: key, dollars, the date it is dated by (a date, or a year), source.
+    `past_runs`: the book's answer for LLaMA 65B's and PaLM 540B's final runs (llama65b, palm), in
+    dollars, with the year of the prices it is at (lib.chapters.answers.past_run); the runs the book
+    gives no answer for are Epoch AI's cloud figures, named as such."""
+    missing = {"llama65b", "palm"} - set(past_runs)
+    if missing:
+        raise ValueError(f"the ladder needs the book's answer for {', '.join(sorted(missing))}")
     gptoss = compute.rental_cost(i.gptoss_120b_h100_hours, i.lambda_h100_sxm_8x)
     # Epoch AI's figures from its own file (lib.chapters.epoch), in the dollars of the month its costs are of.
     epoch_month = dt.date.fromisoformat(epoch.CONSTANTS.dollars_of + "-01")
@@ -585,9 +591,9 @@ def ladder(i: Inputs) -> list[dict]:
         ("budget", budget_usd(i), i.budget_rate_date, "article1"),
         ("llmc_1558m", i.llmc_1558m_cost, int(i.llmc_1558m_year), "karpathy2024llmc1558"),
         ("mosaic", i.mosaic_cost, i.mosaic_post_date, "venigalla2022mosaic"),
-        ("llama65b", epoch.published("llama", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("llama65b", *past_runs["llama65b"], "touvron2023llama"),
         ("gptoss", gptoss, i["lambda_h100_sxm_8x"].seen, "openai2025gptosscard"),
-        ("palm", epoch.published("palm", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
+        ("palm", *past_runs["palm"], "chowdhery2022palm"),
         ("gpt4", epoch.published("gpt4", "cloud"), epoch_month, "epochai2025trainingcosttrends"),
         ("grok3", i.epoch_grok3_cost, epoch_month, "epochai2025trainingcosttrends"),
     ]

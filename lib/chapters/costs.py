@@ -14,6 +14,7 @@ import functools
 from typing import NamedTuple
 
 from lib.chapters import compute
+from lib.chapters.runs import llama_project_gpu_hours, opt_wall_clock_gpu_hours, palm_chip_hours
 from lib.chapters.compute import _number
 from lib.core.figure import Figure
 from lib.core.inputs import DATA_DIR, Inputs, load_inputs
@@ -192,14 +193,13 @@ def hour_intervals(i) -> dict[str, tuple[float, float]]:
     """Each run's device-hours as an interval. OPT: LLaMA's Table 15 count to every hour of the
     final run's calendar on its cluster. LLaMA: Table 15 to its GPUs × the paper's days. PaLM: its
     model FLOPs at its model FLOPs utilisation (the consistent pair) to the chip-hours the paper reports."""
-    from lib.chapters.article1 import opt_wall_clock_gpu_hours
-    from lib.chapters.article2 import palm_chip_hours
-
-    return {
-        "opt": interval(i.opt_llama_table_gpu_hours, opt_wall_clock_gpu_hours(i)),
-        "llama": interval(i.llama_65b_gpu_hours, compute.gpu_hours(i.llama_gpus, compute.days_to_hours(i.llama_paper_days))),
-        "palm": interval(palm_chip_hours(i)["needed_mfu"], palm_reported_hours(i)),
+    # Two counts of the same hours, the fewer first whichever it is (an updated count may pass the other).
+    counts = {
+        "opt": (i.opt_llama_table_gpu_hours, opt_wall_clock_gpu_hours(i)),
+        "llama": (i.llama_65b_gpu_hours, compute.gpu_hours(i.llama_gpus, compute.days_to_hours(i.llama_paper_days))),
+        "palm": (palm_chip_hours(i)["needed_mfu"], palm_reported_hours(i)),
     }
+    return {run: interval(*sorted(both)) for run, both in counts.items()}
 
 
 def year_of(i, name: str) -> int:
@@ -214,10 +214,13 @@ def price_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tup
     def price(name: str) -> float:
         return i[name].value * (1.0 if dollars_of is None else cpi_factor(year_of(i, name), dollars_of))
 
+    def cheaper_first(*names: str) -> tuple[float, float]:  # whichever provider is cheaper after an update
+        return interval(*sorted(price(name) for name in names))
+
     a100 = {
-        "on_demand": interval(price("azure_a100_2022_on_demand"), price("aws_a100_2022_on_demand")),
-        "one_year": interval(price("azure_a100_2022_1yr"), price("aws_a100_2022_1yr")),
-        "three_year": interval(price("aws_p4d_a100_2021_3yr"), price("aws_a100_2022_3yr")),
+        "on_demand": cheaper_first("azure_a100_2022_on_demand", "aws_a100_2022_on_demand"),
+        "one_year": cheaper_first("azure_a100_2022_1yr", "aws_a100_2022_1yr"),
+        "three_year": cheaper_first("aws_p4d_a100_2021_3yr", "aws_a100_2022_3yr"),
     }
     tpu = {method: interval(price(name), price(name)) for method, name in
            (("on_demand", "tpu_v4_price_on_demand"), ("one_year", "tpu_v4_price_1yr"), ("three_year", "tpu_v4_price_3yr"))}
@@ -285,7 +288,6 @@ def whole_project(i) -> dict:
     """The LLaMA paper's whole project (about five months on its 2,048 GPUs, Section 6.1) against
     its 65B final run (Table 15): GPU-hours, the energy the paper gives for each, the project's
     energy by Table 15's own formula, and its hours at the final run's rental prices."""
-    from lib.chapters.article2 import llama_project_gpu_hours
 
     hours = llama_project_gpu_hours(i)
     prices = price_intervals(i)["llama"]

@@ -125,7 +125,9 @@ def check_publications(i: Inputs | None = None, data: epoch.EpochData | None = N
 # ---------------------------------------------------------------- the chapter's table
 
 # The articles' own cost figures, judged in the article chapters (the same verdict here).
+# The first article shows its arithmetic (its hours × its price); the second states its figures alone.
 ARTICLE_CLAIMS = (("A1-opt-cost", "opt"), ("A2-llama-cost", "llama"), ("A2-palm-cost", "palm"), ("A2-mosaic", "mosaic"))
+SHOWS_ITS_SUM = {"A1-opt-cost"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -159,8 +161,8 @@ def table_rows(i: Inputs | None = None, data: epoch.EpochData | None = None) -> 
     rows = []
     for claim_id, run in ARTICLE_CLAIMS:
         c = articles[claim_id]
-        # The first article shows its arithmetic (its hours × its price): its own sum is redone.
-        own = c.result.as_stated
+        # Where the article shows its arithmetic, its own sum is redone (the card's as_stated).
+        own = c.result.as_stated if claim_id in SHOWS_ITS_SUM else None
         rows.append(Row(claim_id, f"article{c.claim.article}", run, c, "article_sum" if own else "article_unstated", own))
     for p, c in zip(publications(data), check_publications(i, data)):
         rows.append(Row(p.id, p.publisher, p.run, c, p.method or p.reason, c.result.sourced))

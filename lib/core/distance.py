@@ -55,6 +55,13 @@ def between(stated: Figure, sourced: Figure, exact: bool) -> Distance | None:
     if not (_comparable(stated) and _comparable(sourced)):
         return None
     (s_low, s_high), (r_low, r_high) = _ends(stated), _ends(sourced)
+    if _both_ranges(s_low, s_high, r_low, r_high) and not exact and min(s_low, r_low) > 0:
+        # A range against a range is judged end to end, as the policy does (claims.agrees): "9–23"
+        # against "18–27" is lower at both ends, though the two overlap.
+        low, high = sorted((s_low / r_low, s_high / r_high))
+        if low < 1 < high or low == high == 1:
+            return Distance("within", None, 0.0)
+        return _ratio(low, high)
     if s_low <= r_high and s_high >= r_low:
         return Distance("within", None, 0.0)
     above = s_low > r_high
@@ -63,9 +70,17 @@ def between(stated: Figure, sourced: Figure, exact: bool) -> Distance | None:
         magnitude = abs(math.log((s_low + s_high) / (r_low + r_high))) if min(s_low, r_low) > 0 else math.inf
         return Distance("more_count" if above else "less_count",
                         Figure.of(difference, stated.unit or sourced.unit, decimals=stated.decimals), magnitude)
-    low, high = s_low / r_high, s_high / r_low  # the ratio's range: both above 1, or both below
+    return _ratio(s_low / r_high, s_high / r_low)  # the ratio's range: both above 1, or both below
+
+
+def _both_ranges(s_low: float, s_high: float, r_low: float, r_high: float) -> bool:
+    return s_low < s_high and r_low < r_high
+
+
+def _ratio(low: float, high: float) -> Distance:
+    """The distance of a ratio's range (stated over sourced), both ends on one side of 1."""
     magnitude = abs(math.log(math.sqrt(low * high)))
-    if above:
+    if low >= 1:
         return Distance("times", _times(low, high), magnitude) if low >= TIMES else \
             Distance("more", _percent(low - 1, high - 1), magnitude)
     if high <= 1 / TIMES:

@@ -32,6 +32,7 @@ class Figure:
     qualifier: str = ""  # what kind of unit: 992 GPUs of the H100 kind read "992 H100 GPUs", "992 GPU H100"
     original: str = ""  # a text figure in a source's own words: the language they are in ("en")
     days: tuple[dt.date, ...] = ()  # several days, each its own (prices of one range seen on different days)
+    worded: tuple[str, str] = ()  # a text figure's parts as one phrase in English and Spanish (its items still compared)
 
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
@@ -135,6 +136,8 @@ class Figure:
         if self.date is not None:
             return fmt.month(self.date, lang) if self.unit == "calendar-month" else fmt.date(self.date, lang)
         shown = [fmt.date(d, lang) for d in self.days]
+        if self.worded:
+            return self.worded[1] if fmt.locale(lang) == "es_ES" else self.worded[0]
         if self.text is not None:
             shown = self.items_es if self.items_es and fmt.locale(lang) == "es_ES" else self.items
         if self.text is not None or shown:

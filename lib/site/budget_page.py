@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from IPython.display import Markdown
 
-from lib.chapters import budget
+from lib.chapters import answers, budget
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.site import page
@@ -114,8 +114,9 @@ def figures(i: Inputs) -> dict[str, Figure]:
            for r in budget.measurements(i) for part in ("formula", "published", "residual")},
         # utilisation by the job's own source
         "llmc.mfu": _pct(i.llmc_124m_mfu),
+        "llmc.tokens_124m": Figure.of(i.llmc_124m_tokens, "token", compact=True, decimals=0),
         # the frontier rung
-        "frontier.cost": Figure.of(i.epoch_grok3_cost, "USD", decimals=2),
+        "frontier.cost": rung_figure(i.epoch_grok3_cost),
         "frontier.date": Figure.on(i.epoch_grok3_date),
         "qlora.paper_full": i["qlora_full_ft_65b_memory"].figure(),
         "qlora.qlora": _gb(q["qlora"]),
@@ -245,8 +246,20 @@ def dated(value) -> Figure:
     return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
 
 
+def rung_figure(usd: float) -> Figure:
+    """A rung's cost as the ladder, its table and the chapter's text write it."""
+    return Figure.of(usd, "USD", decimals=2 if usd >= 1e9 else 1 if usd >= 1e6 else 0)
+
+
+def ladder(i: Inputs) -> list[dict]:
+    """The budget chapter's ladder, its past runs at the book's answers (lib.chapters.answers)."""
+    runs = {"llama65b": "llama", "palm": "palm"}
+    return budget.ladder(i, {key: (answers.past_run(i, run).figure.value, answers.price_year(i, run))
+                             for key, run in runs.items()})
+
+
 def ladder_rows(i: Inputs, lang: str) -> list[dict]:
-    return [dict(r, label=Figure.of(r["usd"], "USD", decimals=1 if r["usd"] >= 1e7 else 2 if r["usd"] >= 1e6 else 0).format(lang)) for r in budget.ladder(i)]
+    return [dict(r, label=rung_figure(r["usd"]).format(lang)) for r in ladder(i)]
 
 
 def ladder_table(i: Inputs, lang: str) -> str:

@@ -1,15 +1,15 @@
 """What each page says first: the home page's answer to the book's question and each chapter's key
 findings ("Lo esencial" / "Key findings"), every number and every judgement computed.
 
-One path per figure. A findings block in a chapter quotes that chapter's own glue keys (an article's
-chapter, its summary: lib.site.page.summary); the few figures only a findings block says (how many
-times the budget a job costs, whether it is within it, the span of one run's prices) are computed
-here, once, from the chapters' functions, and glued as `find.<name>`. The home page has no chapter of its own:
-each figure it quotes from a chapter is that chapter's own Figure, taken from the function the
-chapter glues it from and glued as `find.<the chapter's key>` (find.B.budget.hours is the budget
-chapter's B.budget.hours); the figures it shares with a chapter's findings are glued under the same
-`find.` name on both pages; how far the articles are is the ledger's summary, its sentence of
-counts and its first claim, the furthest from the sources (lib.core.sentences, lib.core.distance).
+One path per figure. The book's answers (what a budget buys, what a run cost) are stated on every
+page with the same sentence (lib.chapters.answers, glued as `ans.<id>` by lib.site.answers_page). A
+findings block in a chapter quotes that chapter's own glue keys (an article's chapter, its summary:
+lib.site.page.summary); the few figures only a findings block says (whether a job fits, how many
+measurements the formula meets) are computed here, once, from the chapters' functions, and glued
+as `find.<name>`; a figure of another chapter is that chapter's own Figure, glued as
+`find.<the chapter's key>` (find.B.budget.eur is the budget chapter's B.budget.eur); how far the
+articles are is the ledger's summary, its sentence of counts and its first claim, the furthest
+from the sources (lib.core.sentences, lib.core.distance).
 tests/test_findings.py checks, on the committed notebooks, that each reads the same on every page
 that glues it.
 """
@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 
 from lib.chapters import budget as budget_chapter
-from lib.chapters import costs as costs_chapter
 from lib.chapters.verdicts import check_all
 from lib.core import sentences
 from lib.core.claims import Checked
@@ -27,10 +26,6 @@ from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.core.words import words
 from lib.site import budget_page, costs_page, page
-
-# The runs whose prices the costs chapter compares, and the home page quotes.
-SPAN_RUNS = ("opt", "llama", "palm")
-
 
 # ---------------------------------------------------------------- each chapter's figures, as it glues them
 
@@ -57,35 +52,15 @@ def furthest(checked: list[Checked], lang: str) -> dict[str, str]:
     return {"subject": sentences.subject(first, lang), "article": w["article"][str(first.claim.article)], "item": item}
 
 
-def cost_spans(i: Inputs) -> dict[str, Figure]:
-    """Each run's final-run cost from its cheapest price to its dearest (the costs chapter's four
-    prices for the same hours, lib.chapters.costs.cost_intervals): span.<run>."""
-    out = {}
-    for run, methods in costs_chapter.cost_intervals(i).items():
-        if run in SPAN_RUNS:
-            low, high = min(lo for lo, _ in methods.values()), max(hi for _, hi in methods.values())
-            out[f"span.{run}"] = Figure.between(low, high, "USD", decimals=1)
-    return out
-
-
 def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
-    """What the budget buys, in the budget chapter's own rows (lib.chapters.budget.what_budget_buys):
-    whether pretraining GPT-2 124M and LLaMA 7B is within it, how many times the budget pretraining LLaMA 7B costs,
-    whether LoRA and full fine-tuning of LLaMA 7B fit one H100, and how many of the published memory
-    figures the formula meets within their tolerance, and of the published bounds."""
-    w, budget_words = words(lang)["findings"], words(lang)["budget"]
-    usd = budget_chapter.budget_usd(i)
+    """What only the findings say of the budget chapter (lib.chapters.budget): whether LoRA of LLaMA 7B
+    fits one H100, and how many of the published memory figures the formula meets within their
+    tolerance, and of the published bounds."""
+    budget_words = words(lang)["budget"]
     rows = {(r["job"], r["model"]): r for r in budget_chapter.what_budget_buys(i)}
-    reach = lambda cost: w["within"] if cost <= usd else w["beyond"]  # noqa: E731
     measured = budget_chapter.measurements(i)
     return {
-        "budget.gpt2": budget_words["models"]["gpt2"],
-        "budget.gpt2_reach": reach(rows["pretrain", "gpt2"]["cost"]),
-        "budget.llama7b_reach": reach(rows["pretrain", "llama7b"]["cost"]),
-        "budget.llama7b_times": Figure.of(rows["pretrain", "llama7b"]["cost"] / usd, "times"),
         "budget.lora_fits": budget_words["fits" if rows["lora", "llama7b"]["fits"] else "no_fit"],
-        "budget.full_fits": budget_words["fits" if rows["full", "llama7b"]["fits"] else "no_fit"],
-        "budget.full7b_memory": Figure.memory(rows["full", "llama7b"]["memory"]),
         # Figures (a measurement, a paper's arithmetic) and bounds ("less than 48 GB") apart.
         "budget.within": Figure.of(sum(r["within"] for r in measured if r["kind"] != "bound"), ""),
         "budget.measurements": Figure.of(sum(r["kind"] != "bound" for r in measured), ""),
@@ -126,32 +101,17 @@ def article_values(number: int, checked: list[Checked], lang: str, i: Inputs | N
     return values
 
 
-def costs_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
-    """The costs chapter's findings: each run's span of prices (the rest are its own costs.* keys)."""
-    return dict(cost_spans(i))
-
-
 def budget_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
     """The budget chapter's findings: reach, fit and the measurements' count (the rest are its own B.* keys)."""
     return budget_figures(i, lang)
 
 
-# The chapters' figures the home page quotes, by their glue keys in those chapters.
-HOME_QUOTES = {
-    "budget": ("B.budget.eur", "B.budget.usd", "B.budget.rate_date", "B.budget.hours", "B.budget.h100_price",
-               "B.budget.gpt2_pretrain_cost",
-               "B.budget.llama7b_pretrain_cost", "B.budget.lora7b_bought"),
-}
-
-
 def home_values(lang: str, i: Inputs, checked: list[Checked]) -> dict[str, Figure | str]:
-    """The home page's answer: what the budget buys (the budget chapter's figures and findings), what
-    the published runs cost (the costs chapter's spans), how far the articles are (the ledger's
-    summary: its sentence of counts, and its first claim, the furthest from the sources)."""
-    values: dict[str, Figure | str] = dict(quoted(HOME_QUOTES, i))
-    values["all.counts"] = sentences.counts(checked, lang, "ledger")
-    values |= {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
-    return values | budget_figures(i, lang) | cost_spans(i)
+    """The home page's findings beyond the book's answers (lib.site.answers_page): how far the
+    articles are (the ledger's summary: its sentence of counts, and its first claim, the furthest
+    from the sources)."""
+    values: dict[str, Figure | str] = {"all.counts": sentences.counts(checked, lang, "ledger")}
+    return values | {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
 
 
 # ---------------------------------------------------------------- gluing
@@ -167,10 +127,6 @@ def glue_values(values: dict[str, Figure | str], lang: str) -> None:
 
 def article(number: int, lang: str, checked: list[Checked], i: Inputs | None = None) -> None:
     glue_values(article_values(number, checked, lang, i), lang)
-
-
-def costs(lang: str, i: Inputs | None = None) -> None:
-    glue_values(costs_values(lang, costs_chapter.load() if i is None else i), lang)
 
 
 def budget(lang: str, i: Inputs | None = None) -> None:

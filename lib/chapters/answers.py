@@ -1,0 +1,247 @@
+"""The book's answers: for each question a reader brings, one answer, computed once.
+
+Each answer is one function of the sourced inputs. It gives a central figure, the range around it
+and what spans that range, and the figures its sentence pastes; the sentence itself, the question
+and the basis are in the words table ([answers.<id>]). Every page that states an answer glues the
+same sentence (`ans.<id>`, lib.site.answers_page), and the claims about past runs are judged
+against the same figures (lib.chapters.article1, article2), so the book has one figure per question.
+
+The basis of the costs of past runs, chosen once (the method page says why): the hours the run's
+sources give, at the on-demand price of its chip in the year it ran, from the providers the book
+has for that chip; the central figure is the hours its sources report at the cheaper of those
+prices, the range goes from the fewest hours at the cheaper price to the most at the dearer; the
+same work on today's H100s at today's prices is a sensitivity, beside it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lib.chapters import budget, compute, costs, epoch
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs
+from lib.core.words import words
+
+# The runs the book prices on the one basis, and the chip each ran on.
+PAST_RUNS = ("opt", "llama", "palm", "gpt3")
+# The questions in the order the home page lists them.
+ORDER = ("budget_buys", "full_ft_fits", "pretrain_gpt2", "pretrain_llama7b",
+         "run_opt", "run_llama", "run_palm", "run_gpt3", "project_llama")
+# The page files that state each answer (answers.csv's `pages`; tests/test_answers.py checks each).
+PAGES = {
+    "budget_buys": ("index", "budget", "article1"),
+    "full_ft_fits": ("index", "budget"),
+    "pretrain_gpt2": ("index", "budget"),
+    "pretrain_llama7b": ("index", "budget"),
+    "run_opt": ("index", "costs", "article1"),
+    "run_llama": ("index", "costs", "article2"),
+    "run_palm": ("index", "costs", "article2"),
+    "run_gpt3": ("index", "costs"),
+    "project_llama": ("index", "costs"),
+}
+GPT3 = "GPT-3 175B (davinci)"  # its row in Epoch AI's data
+ON_DEMAND = "Price per chip-hour (on-demand)"
+GPU_CLOUDS = ("Microsoft Azure", "Amazon Web Services")  # the providers of the 2022 A100 prices
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """One answer: its central figure, its range (the same figure when nothing spans one) and the
+    figures its sentence pastes, by the names the words table's template uses."""
+    id: str
+    figure: Figure
+    span: Figure
+    parts: dict[str, Figure | dict[str, str]]  # a figure, or a word in each language
+
+    def _words(self, lang: str) -> dict:
+        return words(lang)["answers"][self.id]
+
+    def question(self, lang: str) -> str:
+        return self._fill(self._words(lang)["question"], lang)
+
+    def basis(self, lang: str) -> str:
+        return self._words(lang)["basis"]
+
+    def text(self, lang: str) -> str:
+        """The answer as every page writes it."""
+        return self._fill(self._words(lang)["text"], lang)
+
+    def _fill(self, template: str, lang: str) -> str:
+        shown = {k: v.format(lang) if isinstance(v, Figure) else v[lang] for k, v in self.parts.items()}
+        return template.format(**shown)
+
+    def as_figure(self) -> Figure:
+        """The sentence as a text figure, for a card's context to paste (`{answer}`)."""
+        return dataclasses.replace(Figure.says(self.text("en")), items_es=(self.text("es"),))
+
+
+def _word(key: str) -> dict[str, str]:
+    """A word of [answers.words] in both languages, for a sentence to paste."""
+    return {lang: words(lang)["answers"]["words"][key] for lang in ("es", "en")}
+
+
+# ---------------------------------------------------------------- what a budget buys
+
+def _row(i: Inputs, job: str, model: str) -> dict:
+    for row in budget.what_budget_buys(i):
+        if (row["job"], row["model"]) == (job, model):
+            return row
+    raise ValueError(f"no {job!r} row for {model!r} in the budget chapter")
+
+
+def budget_buys(i: Inputs) -> Answer:
+    """What the first article's budget buys: hours of one H100 SXM (the GPU the book's memory and
+    throughput figures are for; the cheaper, slower PCIe gives the range's top), and what LoRA
+    fine-tuning of LLaMA 7B trains on in them."""
+    usd = budget.budget_usd(i)
+    sxm, pcie = compute.hours_bought(usd, i.lambda_h100_sxm_1x), compute.hours_bought(usd, i.lambda_h100_pcie_1x)
+    lora = _row(i, "lora", "llama7b")
+    return Answer("budget_buys", Figure.of(sxm, "hour", decimals=1),
+                  Figure.between(min(sxm, pcie), max(sxm, pcie), "hour", decimals=1), {
+                      "eur": Figure.of(i.budget_eur, "EUR"),
+                      "usd": Figure.of(usd, "USD", decimals=2),
+                      "hours": Figure.of(sxm, "hour", decimals=1),
+                      "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+                      "seen": i.seen_on("lambda_h100_sxm_1x"),
+                      "lora": _word("fits" if lora["fits"] else "no_fit"),
+                      "tokens": Figure.of(lora["bought"], "token", compact=True, decimals=1),
+                      "pcie_hours": Figure.of(pcie, "hour", decimals=1),
+                      "pcie_price": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+                  })
+
+
+def full_ft_fits(i: Inputs) -> Answer:
+    """Whether a full fine-tuning of LLaMA 7B fits one H100: its memory by the budget chapter's model."""
+    row = _row(i, "full", "llama7b")
+    memory = Figure.memory(row["memory"])
+    return Answer("full_ft_fits", memory, memory, {
+        "memory": memory,
+        "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
+        "fits": _word("fits" if row["fits"] else "no_fit"),
+    })
+
+
+def pretrain(i: Inputs, model: str) -> Answer:
+    """Pretraining a model of the budget chapter (gpt2 or llama7b) on Chinchilla's optimum of
+    tokens, on H100 SXM at today's price, at the utilisation its budget row is priced at."""
+    if model not in ("gpt2", "llama7b"):
+        raise ValueError(f"no pretraining answer for {model!r}: gpt2 or llama7b")
+    row = _row(i, "pretrain", model)
+    usd = budget.budget_usd(i)
+    cost = Figure.of(row["cost"], "USD", decimals=2 if row["cost"] < 1e3 else 0)
+    return Answer(f"pretrain_{model}", cost, cost, {
+        "cost": cost,
+        "tokens": Figure.of(row["tokens"], "token", compact=True, decimals=1),
+        "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "seen": i.seen_on("lambda_h100_sxm_1x"),
+        "times": Figure.of(row["cost"] / usd, "times", decimals=0 if row["cost"] >= 10 * usd else 2),
+    })
+
+
+# ---------------------------------------------------------------- what past runs cost
+
+def gpt3_on_demand(i: Inputs) -> tuple[float, dict[str, tuple[str, float]]]:
+    """GPT-3's V100-hours (Epoch AI's data: its paper gives none) and, for each GPU cloud, the
+    on-demand price of Epoch's price row closest before the date Epoch looks prices up at."""
+    data = epoch.load()
+    run = data.models[GPT3]
+    target = epoch.training_start(run.model, run.publication, run.training_hours) - epoch.CONSTANTS.cloud_price_before_training
+    prices = {}
+    for vendor in GPU_CLOUDS:
+        row = epoch.closest_row(epoch._vendor_rows(run.hardware, vendor, data), target)
+        if row is None or row.price(ON_DEMAND) is None:
+            raise ValueError(f"Epoch AI's price file has no on-demand {run.hardware} price from {vendor}")
+        prices[vendor] = (row.date.date(), row.price(ON_DEMAND))
+    return run.training_hours * run.chips, prices
+
+
+def _run_basis(i: Inputs, run: str) -> dict:
+    """A run's hours (the reported central figure and the range), its on-demand prices and their
+    years, and today's sensitivity (None where the chip's peak is not in the book's inputs)."""
+    if run == "gpt3":
+        hours, prices = gpt3_on_demand(i)
+        values = [p for _, p in prices.values()]
+        return {"hours": hours, "span": (hours, hours), "prices": (min(values), max(values)),
+                "days": [d for d, _ in prices.values()], "today": None, "unit": "GPU-hour"}
+    span = costs.hour_intervals(i)[run]
+    reported = costs.flops_rows(i)[run]["hours"]
+    price_names = {"palm": ("tpu_v4_price_on_demand",)}.get(run, ("azure_a100_2022_on_demand", "aws_a100_2022_on_demand"))
+    return {"hours": reported, "span": span, "prices": costs.price_intervals(i)[run]["on_demand"],
+            "days": [i[n].seen for n in price_names], "today": costs.cost_intervals(i)[run]["today"],
+            "unit": "chip-hour" if run == "palm" else "GPU-hour"}
+
+
+def price_year(i: Inputs, run: str) -> int:
+    """The year of the on-demand prices a past run is costed at (the later one, where two differ)."""
+    if run not in PAST_RUNS:
+        raise ValueError(f"no past run {run!r}: use one of {', '.join(PAST_RUNS)}")
+    return max(d if isinstance(d, int) else d.year for d in _run_basis(i, run)["days"])
+
+
+def _years(days) -> Figure:
+    years = sorted({d if isinstance(d, int) else d.year for d in days})
+    return Figure.says(*map(str, years))
+
+
+def a100_on_demand(i: Inputs) -> tuple[float, float]:
+    """The on-demand A100 prices of 2022 (Azure's and AWS's), cheaper first."""
+    return costs.price_intervals(i)["llama"]["on_demand"]
+
+
+def on_demand_span(hours: tuple[float, float], prices: tuple[float, float]) -> Figure:
+    """The basis's range: the fewest hours at the cheaper price to the most at the dearer."""
+    (h_low, h_high), (p_low, p_high) = costs.interval(*hours), costs.interval(*prices)
+    return Figure.between(compute.rental_cost(h_low, p_low), compute.rental_cost(h_high, p_high), "USD", decimals=1)
+
+
+def past_run(i: Inputs, run: str) -> Answer:
+    """What a past run's final training cost to rent, on the book's one basis (the module's docstring)."""
+    if run not in PAST_RUNS:
+        raise ValueError(f"no past run {run!r}: use one of {', '.join(PAST_RUNS)}")
+    b = _run_basis(i, run)
+    p_low, p_high = b["prices"]
+    money = {"unit": "USD", "decimals": 1}
+    central = Figure.of(compute.rental_cost(b["hours"], p_low), **money)
+    span = on_demand_span(b["span"], b["prices"])
+    parts = {
+        "cost": central, "span": span, "hours": Figure.of(b["hours"], b["unit"], compact=b["hours"] >= 1e6, decimals=2 if b["hours"] >= 1e6 else 0),
+        "price": Figure.between(p_low, p_high, f"USD/{b['unit']}") if p_low != p_high else Figure.of(p_low, f"USD/{b['unit']}"),
+        "year": _years(b["days"]),
+    }
+    if b["today"] is not None:
+        parts["today"] = Figure.between(*b["today"], **money)
+    return Answer(f"run_{run}", central, span, parts)
+
+
+def project_llama(i: Inputs) -> Answer:
+    """LLaMA's whole project (the paper's 2,048 GPUs for about five months) on the same basis."""
+    project = costs.whole_project(i)
+    low, high = project["cost_on_demand"]
+    return Answer("project_llama", Figure.of(low, "USD", decimals=1), Figure.between(low, high, "USD", decimals=1), {
+        "span": Figure.between(low, high, "USD", decimals=1),
+        "gpus": Figure.of(i.llama_gpus, "GPU"),
+        "months": Figure.of(i.llama_project_months, "count"),
+        "hours": Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "ratio": Figure.of(project["hours_ratio"], "times", decimals=1),
+    })
+
+
+# ---------------------------------------------------------------- all of them
+
+def answer(i: Inputs, answer_id: str) -> Answer:
+    """One answer by its id."""
+    if answer_id == "budget_buys":
+        return budget_buys(i)
+    if answer_id == "full_ft_fits":
+        return full_ft_fits(i)
+    if answer_id.startswith("pretrain_"):
+        return pretrain(i, answer_id.removeprefix("pretrain_"))
+    if answer_id.startswith("run_"):
+        return past_run(i, answer_id.removeprefix("run_"))
+    if answer_id == "project_llama":
+        return project_llama(i)
+    raise ValueError(f"no answer {answer_id!r}: use one of {', '.join(ORDER)}")
+
+
+def all_answers(i: Inputs) -> list[Answer]:
+    return [answer(i, a) for a in ORDER]

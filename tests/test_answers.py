@@ -1,0 +1,141 @@
+"""The book's answers (lib.chapters.answers): one function per question, one sentence for each,
+stated alike on every page that gives it (and on the home page), published as answers.csv; the
+claims about past runs judged on the answers' one basis."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+
+from lib.chapters import answers, budget, verdicts
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.site import answers_page
+from lib.site.notebooks import read_text
+
+from .conftest import LANGS, ROOT, glue_records
+from .test_findings import value
+
+I = load_inputs()
+STATED = re.compile(r"\{glue:text\}`ans\.(\w+)`")
+# The claims about what a past run cost, and the run each is about.
+PAST_RUN_CLAIMS = {"A1-opt-cost": "opt", "A2-llama-cost": "llama", "A2-palm-cost": "palm"}
+
+
+def stated(lang: str) -> dict[str, set[str]]:
+    """The answers each page's prose states, by page."""
+    out = {}
+    for path in sorted((ROOT / "book" / "_text" / lang).glob("*.md")):
+        text = "\n".join(c.source for c in read_text(path).cells if c.cell_type == "markdown")
+        out[path.stem] = set(STATED.findall(text))
+    return out
+
+
+def test_every_question_is_one_function_with_its_answer_in_both_languages():
+    found = answers.all_answers(I)
+    assert [a.id for a in found] == list(answers.ORDER) == list(answers.PAGES)
+    for a in found:
+        assert a.span.low <= a.figure.value <= a.span.high, a.id
+        for lang in LANGS:
+            assert a.question(lang) and a.text(lang) and a.basis(lang)
+            assert "{" not in a.text(lang) and "{" not in a.question(lang), (a.id, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_page_states_exactly_the_answers_it_is_listed_for(lang):
+    pages = stated(lang)
+    listed = {page: {a for a, where in answers.PAGES.items() if page in where} for page in pages}
+    assert pages == listed
+    assert pages["index"] == set(answers.ORDER), "the home page gives every answer"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_glues_the_answer_as_the_function_gives_it(lang):
+    for page in {p for where in answers.PAGES.values() for p in where}:
+        glued = {k: value(d) for k, d in glue_records(nbformat.read(ROOT / "book" / lang / f"{page}.ipynb", 4)).items()}
+        for a in answers.all_answers(I):
+            assert glued[f"ans.{a.id}"] == a.text(lang), (page, a.id)
+
+
+# The input each answer rests on, and a change of it that must move the answer's sentence.
+MOVES = {
+    "budget_buys": "lambda_h100_sxm_1x", "full_ft_fits": "bytes_adam_states", "pretrain_gpt2": "lambda_h100_sxm_1x",
+    "pretrain_llama7b": "lambda_h100_sxm_1x", "run_opt": "azure_a100_2022_on_demand",
+    "run_llama": "llama_65b_gpu_hours", "run_palm": "tpu_v4_price_on_demand", "run_gpt3": None,
+    "project_llama": "llama_project_months",
+}
+
+
+@pytest.mark.parametrize("answer_id", answers.ORDER)
+def test_a_changed_input_moves_the_answer_and_its_range(answer_id):
+    if answer_id == "run_gpt3":  # from Epoch AI's data files, not an input: its price rows move it
+        hours, prices = answers.gpt3_on_demand(I)
+        assert hours > 0 and len(prices) == 2
+        return
+    name = MOVES[answer_id]
+    moved = I.replace(name, value=I[name].value * 1.25)
+    before, after = answers.answer(I, answer_id), answers.answer(moved, answer_id)
+    for lang in LANGS:
+        assert before.text(lang) != after.text(lang), (answer_id, name, lang)
+
+
+def test_past_run_claims_are_judged_on_the_answers_basis():
+    checked = {c.claim.id: c for c in verdicts.check_all(I)}
+    assert not basis_mismatches(checked)
+    # MosaicML's estimate: its A100-hours at the same on-demand A100 prices of 2022.
+    assert checked["A2-mosaic"].result.sourced.raw() == answers.on_demand_span(
+        (verdicts.article2.mosaic_a100_hours(I),) * 2, answers.a100_on_demand(I)).raw()
+
+
+def basis_mismatches(checked) -> list[str]:
+    """The claims about past runs whose sources' figure is not the book's answer for that run."""
+    return [claim for claim, run in PAST_RUN_CLAIMS.items()
+            if checked[claim].result.sourced.raw() != answers.past_run(I, run).span.raw()]
+
+
+def test_a_claim_judged_on_another_basis_is_found(monkeypatch):
+    checked = {c.claim.id: c for c in verdicts.check_all(I)}
+    opt = checked["A1-opt-cost"]
+    today = opt.result.figures["at_a100"]  # the same run at today's Lambda price
+    other = type(opt)(opt.claim, type(opt.result)(Figure.between(today.value, today.value * 2, "USD")), opt.verdict)
+    assert basis_mismatches({**checked, "A1-opt-cost": other}) == ["A1-opt-cost"]
+
+
+def test_the_ladder_s_past_runs_are_the_answers():
+    from lib.site import budget_page
+
+    rungs = {r["key"]: r["usd"] for r in budget_page.ladder(I)}
+    assert rungs["llama65b"] == answers.past_run(I, "llama").figure.value
+    assert rungs["palm"] == answers.past_run(I, "palm").figure.value
+
+
+def test_bad_input_gives_a_clear_error():
+    for call, words in [(lambda: answers.answer(I, "cost_gpt5"), "no answer 'cost_gpt5'"),
+                        (lambda: answers.past_run(I, "gpt5"), "no past run 'gpt5'"),
+                        (lambda: answers.pretrain(I, "llama65b"), "no pretraining answer"),
+                        (lambda: answers.price_year(I, "bloom"), "no past run 'bloom'"),
+                        (lambda: budget.ladder(I, {}), "the book's answer for llama65b, palm")]:
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_answers_csv_lists_each_answer_as_the_pages_write_it(lang, built_site):
+    rows = list(csv.DictReader(io.StringIO(answers_page.csv_text(lang))))
+    assert tuple(rows[0]) == answers_page.COLUMNS and [r["id"] for r in rows] == list(answers.ORDER)
+    assert (built_site / lang / "answers.csv").read_text(encoding="utf8") == answers_page.csv_text(lang)
+    texts = {}
+    for row in rows:
+        assert float(row["low"]) <= float(row["value"]) <= float(row["high"])
+        pages = row["pages"].split()
+        assert "index.html" in pages
+        for name in pages:
+            if name not in texts:
+                soup = BeautifulSoup((built_site / lang / name).read_text(encoding="utf8"), "html.parser")
+                texts[name] = " ".join(soup.get_text(" ").split())
+            assert " ".join(row["answer"].split()) in texts[name], (row["id"], name)
