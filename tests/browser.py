@@ -240,6 +240,8 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             result["phone_charts"] = await page.eval_on_selector_all("div.vega-chart", PHONE_CHARTS_SCRIPT)
             # Where the home page's answers end on the phone's first screen, and what they say.
             result["phone_answers"] = await page.eval_on_selector_all("div.answer", ANSWERS_SCRIPT)
+            if chart:  # each live chart's size on the phone, where its plot keeps its first paint's width
+                result["phone_chart_sizes"] = await page.eval_on_selector_all(CHART_SVG, SIZES_SCRIPT)
             if screenshots is not None:
                 await page.screenshot(path=screenshots / f"{key}-{PHONE['width']}.png")
             results[key] = result
@@ -266,7 +268,8 @@ async def _crawl(base: str, pages: dict, axe_options, screenshots, workers: int)
 
 def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, screenshots: Path | None = None,
           workers: int = 2) -> dict:
-    """key -> {visit, chart, lang, axe (violations), phone, phone_width} for each page (key -> URL):
+    """key -> {visit, chart, lang, axe (violations), phone, phone_width, phone_charts, chart_sizes and
+    phone_chart_sizes (each live chart's size at either width)} for each page (key -> URL):
     a first visit at 1366x900, axe-core's violations there, then a first visit at 390x844.
     Screenshots at both sizes go to `screenshots/<key>-<width>.png`."""
     if CHROMIUM is None:

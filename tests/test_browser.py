@@ -121,6 +121,68 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(4).is_visible()
 
 
+# 1,366 px: the commonest laptop window. 1,200 px: a window whose ledger box (the sidebars beside it)
+# is narrower than the ledger's eight columns.
+DESKTOP_WIDTHS = (1366, 1200)
+LEDGER_WHOLE = """() => { const t = document.querySelector('table.ledger'), box = t.parentElement;
+    const right = box.getBoundingClientRect().right;
+    return {scroll: box.scrollWidth, width: box.clientWidth, rows: getComputedStyle(t.tBodies[0].rows[0]).display,
+            cut: [...t.querySelectorAll('th, td')].filter(c => c.scrollWidth > c.clientWidth + 1
+                                                          || c.getBoundingClientRect().right > right + 1)
+                   .map(c => (c.dataset.label || 'header') + ': ' + c.textContent.trim().slice(0, 40)).slice(0, 5)}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_shows_every_column_whole_on_a_desktop(tab, base, lang):
+    """On a desktop no column of the ledger is cut: at 1,366 px its eight columns wrap within its
+    box (it does not scroll sideways, no cell runs past it or out of its own width); in a window whose
+    box is narrower than the columns, its rows are cards, as on a phone, and nothing is cut either."""
+    for width, rows in zip(DESKTOP_WIDTHS, ("table-row", "block")):
+        tab.open(f"{base}/{lang}/ledger.html", {"width": width, "height": 768})
+        seen = tab.page.evaluate(LEDGER_WHOLE)
+        assert seen["scroll"] <= seen["width"], f"{lang}/ledger at {width}px scrolls sideways: {seen}"
+        assert not seen["cut"], f"{lang}/ledger at {width}px cuts {seen['cut']}"
+        assert seen["rows"] == rows, f"{lang}/ledger at {width}px shows its rows as {seen['rows']}, not {rows}"
+
+
+# Each drawn chart beside the page's running text: the text column's width and reading size, the
+# chart's width as shown, its right edge, whether its box scrolls, and its smallest text as shown
+# (the SVG's font size times the scale it is shown at).
+CHARTS_BESIDE_TEXT = """() => {
+    const p = [...document.querySelectorAll('article.bd-article section > p')].find(p => p.offsetWidth);
+    return {column: p.getBoundingClientRect().width, reading: parseFloat(getComputedStyle(p).fontSize),
+        charts: [...document.querySelectorAll('div.vega-chart.drawn')].map(c => {
+            const svg = c.querySelector(':scope > svg'), shown = svg.getBoundingClientRect();
+            const zoom = shown.width / svg.viewBox.baseVal.width;
+            const sizes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
+            return {id: c.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
+                    smallest: Math.min(...sizes)}; })}; }"""
+CHART_PAGES = ("index", "article1", "article2", "costs", "budget")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone(tab, base, lang):
+    """At 1,366 px every chart and calculator is as wide as the text column (within 5 %), its
+    smallest text at the page's reading size (within 5 %, and none smaller); on a 390 px phone each fits the
+    column (no box scrolls, no chart past the screen), its text never below the 12 px it is written at."""
+    for name in CHART_PAGES:
+        tab.open(f"{base}/{lang}/{name}.html", {"width": DESKTOP_WIDTHS[0], "height": 768})
+        seen = tab.page.evaluate(CHARTS_BESIDE_TEXT)
+        assert seen["charts"], f"{lang}/{name} has no chart"
+        for chart in seen["charts"]:
+            where = f"{lang}/{name} at {DESKTOP_WIDTHS[0]}px, {chart['id']}"
+            assert chart["width"] >= 0.95 * seen["column"], f"{where}: {chart['width']:.0f}px in a {seen['column']:.0f}px column"
+            assert chart["width"] <= seen["column"] + 1 and not chart["scrolls"], f"{where}: wider than its column"
+            assert abs(chart["smallest"] - seen["reading"]) <= 0.05 * seen["reading"], (
+                f"{where}: text at {chart['smallest']:.1f}px beside {seen['reading']}px")
+        tab.open(f"{base}/{lang}/{name}.html", PHONE)
+        for chart in tab.page.evaluate(CHARTS_BESIDE_TEXT)["charts"]:
+            where = f"{lang}/{name} at {PHONE['width']}px, {chart['id']}"
+            assert chart["right"] <= PHONE["width"] and not chart["scrolls"], f"{where}: {chart}"
+            assert chart["smallest"] >= 12 - 0.01, f"{where}: text at {chart['smallest']:.1f}px"
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_table_reads_as_cards_on_a_phone(tab, base, lang):
     """On a 390 px phone no table of the chapters, the ledger or the method page scrolls sideways:

@@ -172,3 +172,17 @@ def test_the_budget_ladders_readout_stays_inside_its_plot_at_every_budget(lang):
 def plot_left(svg: str) -> float:
     """Where a chart's plot begins in its SVG: the translation of its first group (Vega's padding)."""
     return float(re.search(r'<g transform="translate\(([\d.]+),', svg).group(1))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_opt_chart_s_ticks_stay_whole_millions_apart_on_a_wide_plot(lang):
+    """On a desktop the live chart's plot takes the text column's width (vega-bundle.js), where
+    Vega's own tick count would put ticks half a million apart, written alike ("2", "2"): the ticks
+    stay at least a million apart, each label once."""
+    rows = opt_cost_scenarios(load_inputs(), load_claims())
+    for width in (charts.PLOT_WIDTH, 560, 900, 1400):
+        chart = charts.cost_scenarios(rows, lang, what_if="eff_a100").properties(width=width)
+        ticks = [t for t in svg_text(chart, lang) if re.fullmatch(r"[\d.,]+", t)]
+        numbers = [int(t.replace(".", "").replace(",", "")) for t in ticks]
+        assert len(numbers) >= 4 and len(set(numbers)) == len(numbers), (width, ticks)
+        assert all(b - a >= 1 for a, b in zip(numbers, numbers[1:])), (width, ticks)

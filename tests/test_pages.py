@@ -114,14 +114,19 @@ def test_a_first_visit_is_light(visits, lang, name):
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
     """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
-    one vl-convert measured the first paint with; so each live chart has its first paint's size."""
+    one vl-convert measured the first paint with; so each live chart has its first paint's size on a
+    phone, and its height on a desktop, where its plot takes the text column's width (vega-bundle.js;
+    tests/test_browser.py checks the width)."""
     pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
     assert pages, f"no page of {lang} has a chart"
     for name in pages:
         seen = visits[(lang, name)]
         page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
         first = [list(size) for size in re.findall(r'class="vega-chart"[^>]*><svg [^>]*?width="(\d+)" height="(\d+)"', page)]
-        assert seen["chart_sizes"] == first, f"{lang}/{name}: live charts {seen['chart_sizes']}, first paints {first}"
+        assert seen["phone_chart_sizes"] == first, (
+            f"{lang}/{name} on a phone: live charts {seen['phone_chart_sizes']}, first paints {first}")
+        assert [h for _, h in seen["chart_sizes"]] == [h for _, h in first], (
+            f"{lang}/{name} on a desktop: live charts {seen['chart_sizes']}, first paints {first}")
         assert set(seen["chart_fonts"]) == {fonts.FAMILY}, f"{lang}/{name}: chart text drawn with {seen['chart_fonts']}"
 
 

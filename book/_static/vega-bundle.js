@@ -404,6 +404,36 @@ window.bookChart = function (box, spec, numberLocale) {
   // A touch screen has no hover: a tap on a mark shows its tooltip, a tap elsewhere hides it.
   view.addEventListener("click", function (event, item) { tips.call(null, event, item, item && item.tooltip); });
   box.replaceChildren();
-  box.classList.add("drawn");
-  return view.initialize(box).runAsync().then(function () { return {view: view}; });
+  var plot = view.width(), scale = 1, room = -1;
+  function svg() { return box.querySelector(":scope > svg"); }
+  function show(width, height) {
+    var drawn = svg();
+    if (!drawn) return;
+    drawn.style.width = Math.floor(width * scale) + "px";
+    drawn.style.height = Math.round(height * scale) + "px";
+    box.classList.toggle("scrolls", box.scrollWidth > box.clientWidth);
+  }
+  view.addResizeListener(show);
+  function fit() {
+    var drawn = svg(), width = box.clientWidth;
+    if (!drawn || !width || width === room) return Promise.resolve();
+    room = width;
+    var sizes = Array.prototype.map.call(drawn.querySelectorAll("text"), function (t) {
+      return parseFloat(getComputedStyle(t).fontSize); }).filter(function (size) { return size > 0; });
+    var frame = drawn.viewBox.baseVal, extra = frame.width - view.width(), natural = plot + extra;
+    var most = parseFloat(getComputedStyle(box).fontSize) / (sizes.length ? Math.min.apply(null, sizes) : 12);
+    scale = Math.max(1, Math.min(most, width / natural));
+    view.width(Math.max(plot, Math.floor(width / scale - extra)));
+    return view.runAsync().then(function () { show(drawn.viewBox.baseVal.width, drawn.viewBox.baseVal.height); });
+  }
+  function follow() {
+    box.classList.add("drawn");
+    var later = 0;
+    if (window.ResizeObserver) new ResizeObserver(function () {
+      cancelAnimationFrame(later);
+      later = requestAnimationFrame(fit);
+    }).observe(box);
+    return {view: view};
+  }
+  return view.initialize(box).runAsync().then(fit).then(follow);
 };

@@ -240,7 +240,8 @@ alt.renderers.enable(renderer_name())
 # ---------------------------------------------------------------- charts that fit a phone
 
 # The plot's width of a chart drawn for every screen: with its axis and margins, it fits a phone's
-# 358 px column. Its rows' names go above their marks (ROW_SLOTS), not in a column beside them.
+# 358 px column (the first paint's, and the live chart's on a phone; on a wider column the live chart
+# widens its plot to the column's width: vega-bundle.js, window.bookChart). Its rows' names go above their marks (ROW_SLOTS), not in a column beside them.
 PLOT_WIDTH = 320
 ROW_SLOTS = ["name", "mark"]
 
@@ -347,7 +348,9 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
             if params else "datum.scenario")
     # Room to the right of the longest bar for its label.
     x_scale = alt.Scale(domain=[0, 2 * float(data["cost"].max())], nice=False)
-    x_axis = alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')", title=text["cost"])
+    # Whole millions, at least one apart: a chart as wide as a desktop's text column (vega-bundle.js)
+    # would otherwise get ticks half a million apart, written alike ("2", "2").
+    x_axis = alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')", title=text["cost"], tickMinStep=1e6)
     y, y_offset = row_encodings("scenario", order)
     base = alt.Chart(data).transform_calculate(
         shown=cost, shown_label=label, said="datum.scenario + ': ' + datum.shown_label"
@@ -516,9 +519,11 @@ def ladder_readout(lang: str, low: float, high: float) -> dict[str, str]:
     symbols = d3_locale(lang)["currency"]
     widest = symbols[0] + fmt.number(high, lang) + symbols[1]
     full, short = fonts.text_width(f"{text['yours']}: {widest}", 12), fonts.text_width(widest, 12)
-    at = f"{PLOT_WIDTH} * (budget_power - {math.log10(low)!r}) / {math.log10(high / low)!r}"
-    full_right, full_left = f"{at} + 4 + {full:.1f} <= {PLOT_WIDTH}", f"{at} - 4 - {full:.1f} >= 0"
-    right = f"({full_right}) || (!({full_left}) && {at} + 4 + {short:.1f} <= {PLOT_WIDTH})"
+    # `width`: the plot's width as drawn (PLOT_WIDTH on a phone, the text column's on a desktop:
+    # vega-bundle.js), so a wider plot gives the whole readout more room.
+    at = f"width * (budget_power - {math.log10(low)!r}) / {math.log10(high / low)!r}"
+    full_right, full_left = f"{at} + 4 + {full:.1f} <= width", f"{at} - 4 - {full:.1f} >= 0"
+    right = f"({full_right}) || (!({full_left}) && {at} + 4 + {short:.1f} <= width)"
     return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {BUDGET_AMOUNT} : {BUDGET_AMOUNT}",
             "align": f"{right} ? 'left' : 'right'", "dx": f"{right} ? 4 : -4"}
 

@@ -29,7 +29,12 @@ TOOLTIP_EXPORT = re.compile(r"^export \{[^}]*\};\s*$", re.M)
 # alike: the chart's box loses its first paint to the live chart, drawn as SVG with the page's
 # number style (a d3-format locale), and the promise gives the view to the calculators
 # (book/_static/calculator.js). A mark's tooltip is Vega-Tooltip's, on hover and on a tap. The box's class "drawn" says
-# the live chart is there (the tests wait for it).
+# the live chart is there, fitted to its box (the tests wait for it).
+# The live chart takes its box's width: drawn, it is scaled until it fills the box or its smallest
+# text reaches the page's reading size (the box's font size: 16 px, where the charts write 12 px
+# and more), never below its own size; the room left is given to the plot (Vega's width), so on a
+# desktop's text column a chart is as wide as the text and reads at its size, and on a phone it is
+# its first paint, scaled to the column's last pixels. Drawn again when its box's width changes.
 DRAW = """
 window.bookChart = function (box, spec, numberLocale) {
   var view = new vega.View(vega.parse(spec), {renderer: "svg", locale: {number: numberLocale}});
@@ -38,8 +43,38 @@ window.bookChart = function (box, spec, numberLocale) {
   // A touch screen has no hover: a tap on a mark shows its tooltip, a tap elsewhere hides it.
   view.addEventListener("click", function (event, item) { tips.call(null, event, item, item && item.tooltip); });
   box.replaceChildren();
-  box.classList.add("drawn");
-  return view.initialize(box).runAsync().then(function () { return {view: view}; });
+  var plot = view.width(), scale = 1, room = -1;
+  function svg() { return box.querySelector(":scope > svg"); }
+  function show(width, height) {
+    var drawn = svg();
+    if (!drawn) return;
+    drawn.style.width = Math.floor(width * scale) + "px";
+    drawn.style.height = Math.round(height * scale) + "px";
+    box.classList.toggle("scrolls", box.scrollWidth > box.clientWidth);
+  }
+  view.addResizeListener(show);
+  function fit() {
+    var drawn = svg(), width = box.clientWidth;
+    if (!drawn || !width || width === room) return Promise.resolve();
+    room = width;
+    var sizes = Array.prototype.map.call(drawn.querySelectorAll("text"), function (t) {
+      return parseFloat(getComputedStyle(t).fontSize); }).filter(function (size) { return size > 0; });
+    var frame = drawn.viewBox.baseVal, extra = frame.width - view.width(), natural = plot + extra;
+    var most = parseFloat(getComputedStyle(box).fontSize) / (sizes.length ? Math.min.apply(null, sizes) : 12);
+    scale = Math.max(1, Math.min(most, width / natural));
+    view.width(Math.max(plot, Math.floor(width / scale - extra)));
+    return view.runAsync().then(function () { show(drawn.viewBox.baseVal.width, drawn.viewBox.baseVal.height); });
+  }
+  function follow() {
+    box.classList.add("drawn");
+    var later = 0;
+    if (window.ResizeObserver) new ResizeObserver(function () {
+      cancelAnimationFrame(later);
+      later = requestAnimationFrame(fit);
+    }).observe(box);
+    return {view: view};
+  }
+  return view.initialize(box).runAsync().then(fit).then(follow);
 };
 """
 HEADER = """/* Vega {version} (github.com/vega/vega), its build/vega.min.js from the npm registry, then
