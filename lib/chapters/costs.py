@@ -114,7 +114,10 @@ def h100_dense_peak(i) -> float:
 
 
 def palm_reported_hours(i) -> float:
-    return compute.gpu_hours(i.palm_chips_main, i.palm_hours_main) + compute.gpu_hours(i.palm_chips_second, i.palm_hours_second)
+    """The chip-hours PaLM's paper reports (lib.chapters.article2.palm_chip_hours, the one sum)."""
+    from lib.chapters.article2 import palm_chip_hours
+
+    return palm_chip_hours(i)["reported"]
 
 
 class RunFlops(NamedTuple):

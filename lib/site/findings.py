@@ -140,6 +140,8 @@ def budget_values(lang: str, i: Inputs) -> dict[str, Figure | str]:
 HOME_QUOTES = {
     "budget": ("B.budget.eur", "B.budget.usd", "B.budget.rate_date", "B.budget.hours", "B.budget.h100_price",
                "B.budget.gpt2_pretrain_cost",
+               # LLaMA 7B's pretraining is priced for Chinchilla's optimum of tokens, beside what Meta trained it on.
+               "B.budget.llama7b_pretrain_tokens", "B.budget.llama7b_paper_tokens",
                "B.budget.llama7b_pretrain_cost", "B.budget.lora7b_bought"),
 }
 
