@@ -198,3 +198,29 @@ def test_each_run_s_readout_factors_multiply_to_its_totals_as_shown():
         shown_hours = round(hours, hour_decimals)
         assert abs(gpus * shown_days * 24 - shown_hours) <= 10 ** -hour_decimals, key
         assert abs(shown_hours * shown_price / compute.rental_cost(hours, price) - 1) <= 1e-4, key
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_mosaic_preset_gives_back_mosaic_s_figure_by_construction_and_the_page_says_so(lang, monkeypatch):
+    """The sentence beside the calculator quotes the MosaicML preset's price, hours and cost as its
+    readout writes them; its price is the one MosaicML's own figure implies, so the cost is that
+    figure whatever it is (a figure 10% higher: a price 10% higher, the same hours)."""
+    from lib.calculators import rental
+    from lib.site import page
+
+    glued = {}
+    monkeypatch.setattr(page, "glue", lambda name, value, display=False: glued.__setitem__(name, value))
+    i = load_inputs()
+    rental.glue_preset(lang, i)
+    gpus, days, price = rental_presets(i)["mosaic"]
+    assert glued["calc.mosaic.price"] == rental.rental_readout(lang, gpus, days, price, "mosaic")[1].removeprefix("× ")
+    assert glued["calc.mosaic.hours"] == rental.rental_readout(lang, gpus, days, price, "mosaic")[2]
+    assert glued["calc.mosaic.cost"] == Figure.of(i.mosaic_cost, "USD", decimals=2).format(lang)
+    dearer = i.scaled("mosaic_cost", 1.1)
+    before, after = rental.preset_figures(i), rental.preset_figures(dearer)
+    assert after["cost"] == pytest.approx(dearer.mosaic_cost) and after["hours"] == before["hours"]
+    assert after["price"] == pytest.approx(before["price"] * 1.1)
+    rental.glue_preset(lang, dearer)
+    assert glued["calc.mosaic.cost"] == Figure.of(dearer.mosaic_cost, "USD", decimals=2).format(lang)
+    # The other presets have no published figure their price comes from.
+    assert "published" not in rental.preset_figures(i, "opt")

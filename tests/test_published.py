@@ -32,15 +32,56 @@ def test_every_epoch_figure_is_redone_by_epoch_s_method_and_holds():
         assert c.result.sourced.low == pytest.approx(c.claim.stated.low, rel=1e-9)
 
 
-def test_the_ai_index_figure_is_epoch_s_cloud_method_of_that_edition():
-    """Epoch AI's cloud method with the reported chip-hours, in the AI Index's month's dollars,
-    gives the AI Index's figure; today's file (imputed chip-hours, later dollars) gives more."""
+def test_the_ai_index_figure_is_epoch_s_cloud_method_with_the_data_of_that_edition():
+    """Epoch AI's cloud method (training time × chips) with the training time its data gave PaLM at
+    commit 056951b, in dollars of the month that edition's code adjusts to, gives the AI Index's
+    figure as Epoch AI's file of that edition prints it (to a PPI revision: 119.030 then, 119.029 in
+    today's series for December 2023); today's training time or later dollars do not."""
     c = CHECKED["aiindex-palm"]
     assert c.verdict == "holds" and c.claim.kind == "reproduction"
-    assert c.result.figures["chip_hours"].low == DATA.models["PaLM (540B)"].chip_hours
-    later = published.check(next(p for p in published.publications(DATA) if p.id == "aiindex-palm"),
-                            I.replace("aiindex_dollars_of", value=I.aiindex_dollars_of.replace(year=2024)), DATA)
+    assert c.result.sourced.low == pytest.approx(I.aiindex_palm_cost, rel=1e-5)
+    palm = DATA.models["PaLM (540B)"]
+    assert c.result.figures["chip_hours"].low == I.aiindex_palm_training_hours * palm.chips == 8_404_992
+    assert c.result.figures["hours_today"].low == palm.training_hours != I.aiindex_palm_training_hours
+    aiindex = next(p for p in published.publications(DATA) if p.id == "aiindex-palm")
+    later = published.check(aiindex, I.replace("aiindex_dollars_of", value=I.aiindex_dollars_of.replace(year=2024)), DATA)
     assert later.verdict == "wrong"
+    # Counterfactual: with today's training time (1,536 hours), the redo no longer gives the AI Index's figure.
+    today = published.check(aiindex, I.replace("aiindex_palm_training_hours", value=palm.training_hours), DATA)
+    assert today.verdict == "wrong"
+    assert today.result.sourced.low / c.result.sourced.low == pytest.approx(palm.training_hours / I.aiindex_palm_training_hours)
+
+
+def test_the_ai_index_row_s_residual_is_nil_to_two_decimals_of_a_percent():
+    row = next(r for r in ROWS if r.key == "aiindex-palm")
+    assert abs(row.residual) < 5e-5
+    assert row.residual != 0  # the PPI revision: the figure is Epoch AI's of then, not rounded to fit
+
+
+def test_epoch_s_palm_chip_hours_count_every_chip_for_every_hour_against_what_the_paper_says_ran():
+    """Epoch AI: 1,536 hours × 6,144 chips = 9,437,184; the paper: 6,144 chips for 1,200 hours and
+    3,072 for 336, 8,404,992; Epoch AI counts 12.3% more."""
+    palm = published.palm_chip_hours_counted(I, DATA)
+    assert palm["counted"] == palm["training_hours"] * palm["chips"] == 9_437_184
+    assert palm["paper"] == I.palm_chips_main * I.palm_hours_main + I.palm_chips_second * I.palm_hours_second == 8_404_992
+    assert palm["over"] == pytest.approx(9_437_184 / 8_404_992 - 1) and round(palm["over"], 3) == 0.123
+    # Counterfactual: had the paper run every chip for every hour, Epoch AI's count would be what ran.
+    all_chips = published.palm_chip_hours_counted(I.replace("palm_chips_second", value=I.palm_chips_main), DATA)
+    assert all_chips["over"] == 0
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_chapter_words_how_epoch_s_palm_chip_hours_stand_to_the_paper_s(lang, monkeypatch):
+    from lib.site import page
+
+    glued = {}
+    monkeypatch.setattr(page, "glue", lambda name, value, display=False: glued.__setitem__(name, value))
+    costs_page.glue_chapter(lang, I)
+    share = costs_page.chapter_figures(I)["epoch.palm_over_paper"].format(lang)
+    assert glued["costs.epoch.palm_counted"] == words(lang)["costs"]["counted"]["above"].format(share=share)
+    # Counterfactual: the paper's second phase on all the chips: the same chip-hours, worded so.
+    costs_page.glue_chapter(lang, I.replace("palm_chips_second", value=I.palm_chips_main))
+    assert glued["costs.epoch.palm_counted"] == words(lang)["costs"]["counted"]["equal"]
 
 
 @pytest.mark.parametrize("key", ["heim-palm", "heim-palm-earlier", "mosaic"])
@@ -51,6 +92,23 @@ def test_a_figure_whose_method_is_not_known_is_unverified_with_its_reason(key):
         assert c.context(lang).strip() and "{" not in c.context(lang)
     # Counterfactual: had the publisher's method given its figure, the one policy would judge it.
     assert judge(c.claim, Recomputed(c.claim.stated))[0] == "holds"
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("key", ["heim-palm", "heim-palm-earlier", "mosaic"])
+def test_a_figure_not_redone_says_what_is_missing_not_that_it_has_no_primary_source(key, lang):
+    """Heim's post and MosaicML's are primary sources, quoted: what is missing is a price or a table.
+    The table's verdict says so; the code stays unverified (the CSV's verdict_code, the .raw record)."""
+    row = next(r for r in ROWS if r.key == key)
+    label = row.verdict_label(lang)
+    assert label == words(lang)["published"]["not_redone"][row.method] != words(lang)["verdict"]["unverified"]
+    assert label.startswith(words(lang)["published"]["not_redone"]["label"])
+    line = next(line for line in csv.DictReader(io.StringIO(costs_page.table_csv(ROWS, lang))) if line["key"] == key)
+    assert line["verdict_code"] == "unverified" and label in line.values()
+    assert f"| {label} |" in costs_page.table_markdown(ROWS, lang)
+    # Counterfactual: a figure redone and judged shows its verdict, whatever its method's reason.
+    redone = dataclasses.replace(row, checked=dataclasses.replace(row.checked, verdict="holds"))
+    assert redone.verdict_label(lang) == words(lang)["verdict"]["holds"]
 
 
 @pytest.mark.parametrize("key", [k for k in CHECKED if k.startswith("epoch-")])

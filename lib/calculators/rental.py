@@ -4,11 +4,13 @@ the inputs the chapter discusses; bad input gets a message in the reader's langu
 
 from __future__ import annotations
 
+import json
+
 import altair as alt
 import ipywidgets as widgets
 
 from lib.calculators.boxes import NumberBox, form
-from lib.site import charts
+from lib.site import charts, page
 from lib.chapters import compute
 from lib.core import fmt
 from lib.core.figure import Figure
@@ -126,6 +128,33 @@ def rental_presets(i: Inputs) -> dict[str, tuple[float, float, float]]:
         "mosaic": (i.mosaic_gpus, mosaic_hours / i.mosaic_gpus / compute.HOURS_PER_DAY, i.mosaic_cost / mosaic_hours),
         "budget": (1.0, budget_days, h100),
     }
+
+
+def preset_figures(i: Inputs, run: str = "mosaic") -> dict[str, float]:
+    """A preset's price per device-hour, its device-hours and the cost they make, and the published
+    figure its price was taken from where it has one (MosaicML's: its price is the one its own figure
+    implies, so the cost gives that figure back by construction)."""
+    gpus, days, price = rental_presets(i)[run]
+    hours = compute.gpu_hours(gpus, compute.days_to_hours(days))
+    figures = {"price": price, "hours": hours, "cost": compute.rental_cost(hours, price)}
+    if run == "mosaic":
+        figures["published"] = i.mosaic_cost
+    return figures
+
+
+def glue_preset(lang: str, inputs: Inputs | None = None, run: str = "mosaic") -> None:
+    """Glue a preset's figures as calc.<run>.<name>, written as the calculator's readout writes them
+    (rental_readout), for the sentence beside the calculator that says where its price comes from;
+    and calc.<run>.raw, every figure unformatted, for nbval to compare exactly."""
+    i = load_inputs() if inputs is None else inputs
+    figures = preset_figures(i, run)
+    _, device_hour = units(run)
+    shown = {"price": price_text(figures["price"], lang, device_hour),
+             "hours": hours_figure(figures["hours"], device_hour).format(lang),
+             "cost": Figure.of(figures["cost"], "USD", decimals=2).format(lang)}
+    for name, text in shown.items():
+        page.glue(f"calc.{run}.{name}", text, display=False)
+    page.glue(f"calc.{run}.raw", json.dumps(figures, sort_keys=True), display=False)
 
 
 # The runs counted in chips rather than GPUs (PaLM's TPU v4), and their units.

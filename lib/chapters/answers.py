@@ -135,6 +135,7 @@ def pretrain(i: Inputs, model: str) -> Answer:
         "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
         "seen": i.seen_on("lambda_h100_sxm_1x"),
         "times": Figure.of(row["cost"] / usd, "times", decimals=0 if row["cost"] >= 10 * usd else 2),
+        "paper_tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=0),  # what Meta trained LLaMA 7B on
     })
 
 

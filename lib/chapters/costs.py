@@ -115,7 +115,8 @@ def h100_dense_peak(i) -> float:
 
 
 def palm_reported_hours(i) -> float:
-    return compute.gpu_hours(i.palm_chips_main, i.palm_hours_main) + compute.gpu_hours(i.palm_chips_second, i.palm_hours_second)
+    """The chip-hours PaLM's paper reports (lib.chapters.runs.palm_chip_hours, the one sum)."""
+    return palm_chip_hours(i)["reported"]
 
 
 class RunFlops(NamedTuple):

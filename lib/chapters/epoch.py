@@ -620,17 +620,13 @@ def cloud_price(hardware: str, vendor: str, target: dt.datetime, data: EpochData
     raise ValueError(f"no cloud price for {hardware} near {target:%Y-%m-%d}")
 
 
-def cloud_cost(run: Run, data: EpochData | None = None, *, reported_chip_hours: bool = False,
-               to_month: str | None = None) -> Estimate:
-    """Epoch's cloud figure. By default as model_costs.csv has it: the imputation step rewrites the
-    chip-hours as training time × chips, over the reported ones, and the dollars are of the month
-    `dollars_of`. `reported_chip_hours`: the path of estimate_chip_hours without that step (the
-    reported chip-hours first); `to_month`: another month's dollars ("YYYY-MM")."""
+def cloud_cost(run: Run, data: EpochData | None = None, *, to_month: str | None = None) -> Estimate:
+    """Epoch's cloud figure, as model_costs.csv has it: the imputation step rewrites the chip-hours
+    as training time × chips, over the reported ones, and the dollars are of the month `dollars_of`
+    (`to_month`: another month's dollars, "YYYY-MM")."""
     data, steps = _begin(run, data)
     steps["training_hours"] = run.training_hours
-    if reported_chip_hours and not run.chip_hours:
-        raise ValueError(f"{run.model} has no reported chip-hours in Epoch's file")
-    chip_hours = run.chip_hours if reported_chip_hours else run.training_hours * run.chips
+    chip_hours = run.training_hours * run.chips
     steps["chip_hours"] = chip_hours
     steps["reported_chip_hours"] = run.chip_hours
     start = training_start(run.model, run.publication, run.training_hours)

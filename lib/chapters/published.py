@@ -25,7 +25,8 @@ OTHERS = (
     ("heim-palm-earlier", "heim", "palm", "heim_palm_cost_earlier", "heim_prices"),
     ("mosaic", "mosaic", "mosaic", "mosaic_cost", "mosaic_table"),
 )
-SOURCES = {"epoch": ("epochai2025trainingcosttrends", "cottier2024rising"), "aiindex": ("aiindex2024", "cottier2024rising"),
+SOURCES = {"epoch": ("epochai2025trainingcosttrends", "cottier2024rising"),
+           "aiindex": ("aiindex2024", "epochai2025trainingcosttrends", "cottier2024rising"),
            "heim": ("heim2022palm", "chowdhery2022palm"), "mosaic": ("venigalla2022mosaic",)}
 
 
@@ -47,9 +48,9 @@ def publications(data: epoch.EpochData | None = None) -> list[Publication]:
     data = epoch.load() if data is None else data
     out = [Publication(f"epoch-{run}-{method}", "epoch", run, method=method)
            for run in epoch.RUNS for method in epoch.METHODS if epoch.published(run, method, data) is not None]
-    # The AI Index 2024's figures are Epoch AI's cloud estimates of that edition: Epoch AI's method
-    # with the chip-hours the papers report (estimate_chip_hours, before the later imputation step
-    # rewrote them as training time × chips), in dollars of the AI Index's month.
+    # The AI Index 2024's figures are Epoch AI's cloud estimates of that edition (its repository at
+    # commit 056951b): the same method, chip-hours as training time × chips, with the data of then
+    # (PaLM's training time, aiindex_palm_training_hours) and in dollars of that edition's month.
     out.append(Publication("aiindex-palm", "aiindex", "palm", method="cloud_aiindex", input_name="aiindex_palm_cost"))
     out += [Publication(pid, who, run, input_name=name, reason=reason) for pid, who, run, name, reason in OTHERS]
     return out
@@ -78,14 +79,19 @@ def recompute(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
 
 
 def _aiindex(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
-    """The AI Index's figure by Epoch AI's cloud method in that edition: the reported chip-hours,
-    dollars of the AI Index's month; and why Epoch AI's file gives more today."""
+    """The AI Index's figure by Epoch AI's cloud method with that edition's data: the training time
+    Epoch AI's data gave PaLM then, times its chips, in dollars of that edition's month; and why
+    Epoch AI's file gives more today (the same method with today's training time and dollars)."""
     month = i.aiindex_dollars_of.strftime("%Y-%m")
-    run = data.models[epoch.MODEL_OF_RUN[p.run]]
-    edition = epoch.cloud_cost(run, data, reported_chip_hours=True, to_month=month)
+    today_run = data.models[epoch.MODEL_OF_RUN[p.run]]
+    then_run = dataclasses.replace(today_run, training_hours=i.aiindex_palm_training_hours)
+    edition = epoch.cloud_cost(then_run, data, to_month=month)
     today = epoch.estimate(p.run, "cloud", data)
     return Recomputed(_usd(edition.usd), figures={
-        "dollars_of": dollars_of(edition), "chip_hours": Figure.of(edition.steps["chip_hours"], "chip-hour"),
+        "dollars_of": dollars_of(edition),
+        "hours_then": Figure.of(edition.steps["training_hours"], "hour"),
+        "hours_today": Figure.of(today.steps["training_hours"], "hour"),
+        "chip_hours": Figure.of(edition.steps["chip_hours"], "chip-hour"),
         "today_chip_hours": Figure.of(today.steps["chip_hours"], "chip-hour"),
         "epoch_today": _usd(today.usd), "today_dollars_of": dollars_of(today),
         "ratio": Figure.of(today.usd / edition.usd, "", decimals=2)})
@@ -142,6 +148,18 @@ class Row:
     method: str | None  # a key of the words' [published.method]
     recomputed: Figure | None
 
+    def verdict_label(self, lang: str) -> str:
+        """The verdict as the table says it. A figure left unverified because its publisher's method
+        or prices are not known says what is missing ("Not redone: prices not stated", the words'
+        [published.not_redone]): its publisher's post is a primary source, quoted; its verdict code
+        stays "unverified"."""
+        from lib.core.words import words
+
+        reasons = words(lang)["published"]["not_redone"]
+        if self.checked.verdict == "unverified" and self.method in reasons:
+            return reasons[self.method]
+        return self.checked.verdict_label(lang)
+
     @property
     def residual(self) -> float | None:
         stated = self.checked.claim.stated
@@ -186,7 +204,6 @@ def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]
         "replacement": Figure.of(capex["replacement_per_year"], "fraction", decimals=1),
         "hours_per_year": Figure.of(capex["hours_per_year"], ""),
         "palm_chip_hours": Figure.of(cloud["palm"]["chip_hours"], "chip-hour"),
-        "palm_reported_chip_hours": Figure.of(cloud["palm"]["reported_chip_hours"], "chip-hour"),
         "opt_price": Figure.of(cloud["opt"]["price_per_hour"], "USD/chip-hour"),
         "opt_price_vendor": Figure.says(vendor),
         "opt_price_date": Figure.on(date),
@@ -194,3 +211,15 @@ def epoch_rule_figures(data: epoch.EpochData | None = None) -> dict[str, Figure]
         "a100_price": Figure.of(capex["price_per_chip"], "USD"),
         "dollars_of": dollars_of(epoch.estimate("opt", "cloud", data)),
     }
+
+
+def palm_chip_hours_counted(i: Inputs, data: epoch.EpochData | None = None) -> dict[str, float]:
+    """PaLM's chip-hours as Epoch AI's cloud method counts them (its data's training time × its
+    chips: every chip for every hour) against those the PaLM paper says ran (its two phases,
+    lib.chapters.costs.palm_reported_hours); `over` is how much more Epoch AI counts, as a share."""
+    from lib.chapters.costs import palm_reported_hours
+
+    steps = epoch.estimate("palm", "cloud", data).steps
+    paper = palm_reported_hours(i)
+    return {"training_hours": steps["training_hours"], "chips": steps["chips"], "counted": steps["chip_hours"],
+            "paper": paper, "over": steps["chip_hours"] / paper - 1}

@@ -18,12 +18,11 @@ def opt_wall_clock_gpu_hours(i) -> float:
 
 def palm_chip_hours(i) -> dict[str, float]:
     """PaLM 540B's TPU v4 chip-hours: its model FLOPs at the model FLOPs utilisation (the
-    consistent pairing), its main phase, and all that the paper reports."""
-    main = compute.gpu_hours(i.palm_chips_main, i.palm_hours_main)
+    consistent pairing), and all that the paper reports (its two phases, each chips × hours)."""
     return {
         "needed_mfu": compute.flops_to_device_hours(i.palm_flops, i.tpu_v4_peak, i.palm_mfu),
-        "main": main,
-        "reported": main + compute.gpu_hours(i.palm_chips_second, i.palm_hours_second),
+        "reported": compute.gpu_hours(i.palm_chips_main, i.palm_hours_main)
+        + compute.gpu_hours(i.palm_chips_second, i.palm_hours_second),
     }
 
 

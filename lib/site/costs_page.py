@@ -8,6 +8,7 @@ import csv
 import dataclasses
 import datetime as dt
 import io
+import json
 
 from IPython.display import Markdown
 
@@ -135,6 +136,13 @@ def published_figures(i, data=None) -> dict[str, Figure]:
     f["pub.epoch_runs"] = Figure.of(len(epoch.RUNS), "")
     for key, figure in published.epoch_rule_figures(data).items():
         f[f"epoch.{key}"] = figure
+    palm = published.palm_chip_hours_counted(i, data)
+    f["epoch.palm_training_hours"] = Figure.of(palm["training_hours"], "hour")
+    f["epoch.palm_chips"] = Figure.of(palm["chips"], "chip")
+    f["epoch.palm_hours_second"] = Figure.of(i.palm_hours_second, "hour")
+    f["epoch.palm_chips_second"] = Figure.of(i.palm_chips_second, "chip")
+    f["epoch.palm_paper_chip_hours"] = Figure.of(palm["paper"], "chip-hour")
+    f["epoch.palm_over_paper"] = Figure.of(palm["over"], "fraction", decimals=1)
     f["tolerance"] = Figure.of(POLICY["reproduction"], "fraction", decimals=1)
     article = load_claims()["A1-opt-gpu-hours"].arithmetic
     f["ladder.opt.article_days"] = Figure.of(article["days"], "day")
@@ -180,10 +188,14 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     page.glue("costs.table", Markdown(table_markdown(rows, lang)), display=False)
     for method in EPOCH_STEPS:
         page.glue(f"costs.epoch_steps.{method}", Markdown(epoch_steps_markdown(method, lang)), display=False)
-    for verdict in ("holds", "context", "wrong", "unverified"):
+    for verdict in ("holds", "context", "wrong"):
         page.glue(f"costs.pub.label.{verdict}", verdict_label(verdict, lang), display=False)
+    # The table's unverified figures are those the book could not redo (lib.chapters.published.Row.verdict_label).
+    page.glue("costs.pub.label.unverified", words(lang)["published"]["not_redone"]["label"], display=False)
     for r in rows:
-        page.glue(f"costs.pub.{r.key}.verdict", r.checked.verdict_label(lang), display=False)
+        page.glue(f"costs.pub.{r.key}.verdict", r.verdict_label(lang), display=False)
+        # The verdict's code beside its label: the corrections log reads a relabelled verdict as the same.
+        page.glue(f"costs.pub.{r.key}.raw", json.dumps({"verdict": r.checked.verdict}), display=False)
         if r.who not in ("article1", "article2"):  # the articles' claims have their cards in their chapters
             page.glue(f"costs.pub.{r.key}.context", r.checked.context(lang), display=False)
     rows_flops = flops_rows(i)
@@ -196,8 +208,9 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     cloud = epoch.estimate("opt", "cloud").steps  # Epoch AI's price row: before its lookup date, or after
     side = "before" if cloud["price_row"][1] <= cloud["price_lookup_date"].date() else "after"
     page.glue("costs.epoch.opt_row_side", w["row_side"][side], display=False)
-    palm = epoch.estimate("palm", "cloud").steps  # its imputed chip-hours against those PaLM's paper reports
-    page.glue("costs.epoch.palm_vs_reported", w["compare"][compare(palm["chip_hours"], palm["reported_chip_hours"])],
+    palm = published.palm_chip_hours_counted(i)  # Epoch AI's training time × chips against the paper's chip-hours
+    share = Figure.of(abs(palm["over"]), "fraction", decimals=1).format(lang)
+    page.glue("costs.epoch.palm_counted", w["counted"][compare(palm["counted"], palm["paper"])].format(share=share),
               display=False)
     return figures
 
@@ -216,7 +229,7 @@ def table_markdown(rows: list[Row], lang: str) -> str:
     for r in rows:
         residual = "—" if r.residual is None else fmt.percent(0.0 if abs(r.residual) < 5e-5 else r.residual, lang, 2)
         cells = [w["who"][r.who], runs[r.run], r.checked.claim.stated.format(lang), w["method"][r.method],
-                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.checked.verdict_label(lang),
+                 r.recomputed.format(lang) if r.recomputed else "—", residual, r.verdict_label(lang),
                  sentences.distance_text(r.checked, lang) or "—"]
         lines.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(lines)
@@ -233,7 +246,7 @@ def table_csv(rows: list[Row], lang: str) -> str:
         stated = r.checked.claim.stated
         writer.writerow([r.key, w["who"][r.who], runs[r.run], stated.format(lang), w["method"][r.method],
                          r.recomputed.format(lang) if r.recomputed else "", "" if r.residual is None else f"{r.residual:+.6f}",
-                         r.checked.verdict_label(lang), sentences.distance_text(r.checked, lang),
+                         r.verdict_label(lang), sentences.distance_text(r.checked, lang),
                          stated.low, stated.high,
                          r.recomputed.low if r.recomputed else "", "" if r.residual is None else round(r.residual, 8),
                          r.checked.verdict])
