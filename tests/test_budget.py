@@ -173,10 +173,15 @@ def test_all_linear_adapters_reject_bad_input():
 
 def test_guanaco_tokens_are_sourced():
     assert budget.guanaco_tokens(I) == 1875 * 16 * 528
-    rows = {r["model"]: r for r in budget.full_ft_on(I, 1e9)}
-    buys = {r["model"]: r for r in budget.what_budget_buys(I) if r["job"] == "full"}
-    for model, r in rows.items():
-        assert r["cost"] == pytest.approx(buys[model]["cost"]) and r["bought"] > 0
+
+
+def test_sharding_divides_the_sharded_states_only():
+    memory = budget.training_memory(1e9, "full", activations=5.0)  # 2 + 2 + 12 GB of states
+    assert budget.sharded_memory(memory, 8, "full_shard") == pytest.approx(16 / 8 + 5)
+    assert budget.sharded_memory(memory, 8, "shard_grad_op") == pytest.approx(2 + 14 / 8 + 5)
+    assert budget.sharded_memory(memory, 8, "no_shard") == pytest.approx(16 + 5)
+    with pytest.raises(ValueError, match="gpus must be a whole number"):
+        budget.sharded_memory(memory, 2.5, "full_shard")
 
 
 # The formula against every published memory figure, by the tolerance of its kind. The published side

@@ -148,8 +148,8 @@ def test_moving_the_stated_figure_changes_the_verdict(cid):
     assert judge(far, result)[0] == "wrong", f"{cid}: {far.stated.raw()} against {result.sourced.raw()}"
 
 
-# The claims whose card names a mismatch today (a declared one that does not apply, as for
-# A1-budget-full-ft-partial when every size agrees, is checked by that claim's counterfactual test).
+# The claims whose card names a mismatch today (a declared one that does not apply is checked by
+# that claim's own counterfactual test).
 @pytest.mark.parametrize("cid", sorted(c for c in CHECKED if CHECKED[c].mismatches))
 def test_removing_a_mismatch_changes_what_the_card_says(cid):
     checked = CHECKED[cid]
@@ -201,11 +201,14 @@ def verdict_changes() -> dict[str, set[str]]:
     changes: dict[str, set[str]] = {cid: set() for cid in CHECKED}
     claims, read = load_claims(), inputs_read()
     for name, inputs in changed_inputs():
-        readers = [claims[cid] for cid in CHECKED if name in read[cid]]
-        try:
-            after = [check(claim, inputs, claims) for claim in readers]
-        except ValueError:
-            continue  # an impossible input (a utilisation above 1, an end before its start) is refused
+        after = []
+        for claim in (claims[cid] for cid in CHECKED if name in read[cid]):
+            try:
+                after.append(check(claim, inputs, claims))
+            except ValueError:
+                # An impossible input (a utilisation above 1, an end before its start, 0.8 GPUs) is
+                # refused by the claims it cannot hold for; the others are still rechecked.
+                continue
         for c in after:
             before = CHECKED[c.claim.id]
             if (c.verdict, c.mismatches) != (before.verdict, before.mismatches):
@@ -336,28 +339,86 @@ def test_coverage_words_are_chosen_by_the_share_of_the_cost_paid():
         coverage(-1, 0.1)
 
 
-def test_what_200_euros_pay_of_a_full_fine_tuning_on_a_sourced_data_size():
+def test_what_200_euros_pay_of_a_published_full_fine_tuning_rented_by_the_node():
     from lib.chapters import budget
 
     checked = CHECKED["A1-budget-full-ft-partial"]
-    # The data size is sourced (QLoRA's Guanaco 65B run, an upper bound), not a round number.
-    assert budget.guanaco_tokens(load_inputs()) == 1875 * 1 * 16 * (16 + 512)
-    # Today: on that data the budget pays every size entirely, so "partly" does not hold.
-    raw = {name: f.raw() for name, f in checked.figures().items()}
-    assert (raw["coverage_gpt2"], raw["coverage_llama7b"], raw["coverage_llama65b"]) == ("entirely",) * 3
+    i = load_inputs()
+    job = budget.rented_full_ft(i)
+    # Alpaca's run as its sources give it: 8 A100 80GB for 3 hours, on one whole node of Lambda's 8,
+    # at its price per GPU-hour, billed by the minute.
+    assert (job["gpus"], job["nodes"], job["minutes"]) == (i.alpaca_gpus, 1, i.alpaca_hours * 60)
+    assert job["cost"] == pytest.approx(i.alpaca_gpus * i.lambda_a100_sxm_8x * i.alpaca_hours)
+    assert job["cost"] < i.alpaca_cost_bound  # the blog's "less than $100"
+    # Memory: the model states (16 bytes per parameter) sharded over the 8 GPUs, each GPU's own
+    # activations whole; within the A100's 80 GB.
+    assert job["per_gpu"] == pytest.approx(i.ft_example_params * 16 / 1e9 / 8 + job["activations"])
+    assert job["per_gpu"] < i.a100_80gb_memory
+    # Today: the budget pays it entirely, more than three times over; "partly" does not hold.
+    assert job["share"] == pytest.approx(budget.budget_usd(i) / job["cost"])
     assert checked.verdict == "wrong" and checked.result.sourced.raw() == "entirely"
-    # A budget twenty times smaller pays LLaMA 65B in part only: "partly" holds for some sizes.
-    part = checked_with(load_inputs().scaled("budget_eur", 0.05))["A1-budget-full-ft-partial"]
-    assert part.verdict == "context" and [m.dimension for m in part.mismatches] == ["scope"]
-    assert part.figures()["coverage_llama65b"].raw() == "partly"
-    # A budget ten thousand times smaller: GPT-2 in part, the LLaMAs not even a tenth.
-    poor = checked_with(load_inputs().scaled("budget_eur", 1e-4))["A1-budget-full-ft-partial"]
-    assert poor.verdict == "context"
-    assert poor.figures()["coverage_gpt2"].raw() == "partly"
-    assert poor.figures()["coverage_llama65b"].raw() == "not even a tenth"
-    # A data set a hundred times larger (more steps) brings LLaMA 65B back to "partly".
-    more = checked_with(load_inputs().scaled("qlora_65b_steps", 100))["A1-budget-full-ft-partial"]
-    assert more.figures()["coverage_llama65b"].raw() == "partly" and more.verdict == "context"
+    assert checked.figures()["share"].format("en") == "3.3 times"
+    # A budget five times smaller pays it in part only: "partly" holds.
+    part = checked_with(i.scaled("budget_eur", 0.2))["A1-budget-full-ft-partial"]
+    assert part.verdict == "holds" and part.result.sourced.raw() == "partly"
+    # So does a run four times as long (12 hours of the node).
+    longer = checked_with(i.scaled("alpaca_hours", 4))["A1-budget-full-ft-partial"]
+    assert longer.verdict == "holds"
+    # A budget a thousand times smaller pays not even a tenth: "partly" does not hold either.
+    poor = checked_with(i.scaled("budget_eur", 1e-3))["A1-budget-full-ft-partial"]
+    assert poor.verdict == "wrong" and poor.result.sourced.raw() == "not even a tenth"
+
+
+def test_a_rented_node_is_billed_whole_and_by_its_increment():
+    from lib.chapters import budget
+
+    i = load_inputs()
+    assert budget.billed_minutes(3, 1) == 180 and budget.billed_minutes(3.01, 1) == 181
+    assert budget.billed_minutes(3.01, 60) == 240  # billed by the hour: four hours
+    assert budget.minutes_bought(223.44, 22.32, 1) == 600
+    # Nine GPUs take two nodes of eight, and pay for sixteen.
+    nine = budget.rented_full_ft(i.replace("alpaca_gpus", value=9.0))
+    assert (nine["nodes"], nine["rented_gpus"]) == (2, 16)
+    assert nine["cost"] == pytest.approx(2 * 8 * i.lambda_a100_sxm_8x * i.alpaca_hours)
+
+
+def test_a_rented_full_fine_tuning_refuses_what_cannot_run():
+    from lib.chapters import budget
+
+    i = load_inputs()
+    # Without sharding each GPU would hold every model state: more than an A100's 80 GB.
+    with pytest.raises(ValueError, match=r"more than an A100's 80 GB: it does not run on the GPUs rented"):
+        budget.rented_full_ft(i.replace("alpaca_fsdp", value="no_shard"))
+    with pytest.raises(ValueError, match="the book does not model 'half_shard'"):
+        budget.rented_full_ft(i.replace("alpaca_fsdp", value="half_shard auto_wrap"))
+    with pytest.raises(ValueError, match="the book does not model 'offload'"):
+        budget.rented_full_ft(i.replace("alpaca_fsdp", value="full_shard auto_wrap offload"))
+    with pytest.raises(ValueError, match="needs one sharding strategy"):
+        budget.rented_full_ft(i.replace("alpaca_fsdp", value="auto_wrap"))
+    with pytest.raises(ValueError, match="alpaca_gpus must be a whole number"):
+        budget.rented_full_ft(i.replace("alpaca_gpus", value=7.5))
+    with pytest.raises(ValueError, match="increment_minutes must be positive"):
+        budget.billed_minutes(3, 0)
+    # Sharding only the gradients and the optimiser's states still fits: the weights are 13.4 GB.
+    assert budget.rented_full_ft(i.replace("alpaca_fsdp", value="shard_grad_op"))["per_gpu"] < 80
+
+
+def test_the_card_shows_what_the_sources_give_apart_from_the_book_s_calculation():
+    from lib.site import page
+
+    checked = CHECKED["A1-budget-full-ft-partial"]
+    for lang, given, calculated in (("en", "The sources give:", "The book's calculation:"),
+                                    ("es", "Dan las fuentes:", "El cálculo del libro:")):
+        head = page.card(checked, lang).split("<details", 1)[0]
+        assert head.index(given) < head.index(calculated)
+        line = next(l for l in head.splitlines() if given in l)
+        # What the sources give: the run (hours, GPUs, the blog's cost) and the node's price and billing,
+        # never the book's own sum.
+        for name in ("hours", "gpus", "blog_cost", "price", "seen", "increment"):
+            assert checked.figures()[name].format(lang) in line, (lang, name)
+        assert checked.figures()["cost"].format(lang) not in line
+    # A claim without such words keeps one line: the sources' figure.
+    assert "The book's calculation" not in page.card(CHECKED["A1-opt-cost"], "en")
 
 
 def test_lora_quality_is_judged_on_the_task_where_lora_falls_furthest_behind():

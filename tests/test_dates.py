@@ -75,7 +75,8 @@ def test_every_dated_input_has_a_day_of_its_own_here():
 def test_every_price_on_a_card_has_its_own_day_seen(lang):
     wrong = []
     for c in check_all(APART):
-        wrong += [f"{c.claim.id}: {w}" for w in mismatched(c.claim.context[lang], CLAIM_FIELD, c.figures())]
+        for text in (c.claim.context[lang], (c.claim.given or {}).get(lang, "")):
+            wrong += [f"{c.claim.id}: {w}" for w in mismatched(text, CLAIM_FIELD, c.figures())]
     assert not wrong, "\n".join(wrong)
 
 

@@ -43,6 +43,8 @@ def prose_pieces():
                 yield lang, f"{claim.id} reading_{lang}", claim.reading[lang]
             if claim.distance:
                 yield lang, f"{claim.id} distance {lang}", claim.distance[lang]
+            if claim.given:
+                yield lang, f"{claim.id} given_{lang}", claim.given[lang]
     for lang in LANGS:
         for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
             for i, cell in enumerate(nbformat.read(path, 4).cells):

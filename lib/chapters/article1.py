@@ -576,20 +576,52 @@ def coverage_figure(*keys: str) -> Figure:
                                items_es=tuple(words("es")["coverage"][key] for key in keys))
 
 
-def full_ft_coverage(i, tenth: float) -> dict[str, dict]:
-    """For each model of the budget chapter (lib.chapters.budget), what the budget pays of a full fine-tuning
-    on a sourced fine-tuning data size, QLoRA's Guanaco 65B run (lib.chapters.budget.guanaco_tokens, an upper
-    bound): its cost, the share the budget covers, the coverage word, the H100s its memory needs, the
-    wall-clock hours on them, and the tokens the budget pays a full fine-tuning on."""
-    usd = budget.budget_usd(i)
-    out = {}
-    for row in budget.full_ft_on(i, budget.guanaco_tokens(i)):
-        share = usd / row["cost"]
-        gpus = compute.devices_needed(row["memory"], i.h100_sxm_memory)
-        out[row["model"]] = {"cost": row["cost"], "share": share, "coverage": coverage(share, tenth),
-                             "memory": row["memory"], "gpus": gpus, "hours": row["hours"] / gpus,
-                             "tokens": row["bought"]}
-    return out
+def _hours(minutes: float) -> Figure:
+    """Minutes of a rented machine in hours: whole where they are (10 hours), else to the tenth."""
+    hours = minutes / budget.MINUTES_PER_HOUR
+    return Figure.of(hours, "hour", decimals=0 if round(hours, 1) == int(round(hours, 1)) else 1)
+
+
+def rented_full_ft_figures(i, job: dict | None = None) -> dict[str, Figure]:
+    """Alpaca's full fine-tuning rented on a Lambda node (lib.chapters.budget.rented_full_ft) as figures:
+    what the sources give, then the book's calculation (the claim's card, and the budget chapter)."""
+    job = budget.rented_full_ft(i) if job is None else job
+    figures = {
+        # what the sources give
+        "params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+        "examples": Figure.of(i.alpaca_examples, "example"),
+        "epochs": Figure.of(i.alpaca_epochs, "epoch"),
+        "hours": Figure.of(i.alpaca_hours, "hour"),
+        "gpus": Figure.of(job["gpus"], "GPU", qualifier="A100"),
+        "gpu_memory": Figure.of(i.a100_80gb_memory, "GB"),
+        "sharding": dataclasses.replace(Figure.says(words("en")["sharding"][job["strategy"]]),
+                                        items_es=(words("es")["sharding"][job["strategy"]],)),
+        "blog_cost": i["alpaca_cost_bound"].figure(decimals=0),
+        "node_gpus": Figure.of(job["node_gpus"], "GPU", qualifier="A100"),
+        "price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
+        "seen": i.seen_on("lambda_a100_sxm_8x"),
+        "increment": Figure.of(i.lambda_billing_increment, "minute"),
+        # the book's calculation
+        "bytes": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
+        "states": Figure.of(job["states"], "GB", decimals=0),
+        "states_per_gpu": Figure.of(job["states"] / job["gpus"], "GB", decimals=1),
+        "activations": Figure.of(job["activations"], "GB", decimals=1),
+        "seq_len": Figure.of(i.alpaca_max_length, "token"),
+        "batch": Figure.of(i.alpaca_device_batch, "sequence"),
+        "per_gpu": Figure.of(job["per_gpu"], "GB", decimals=0),
+        "weights": Figure.of(job["weights"], "GB", decimals=1),
+        "nodes": Figure.of(job["nodes"], "count"),
+        "node_price": Figure.of(job["node_price"], "USD/hour", decimals=2),
+        "minutes": Figure.of(job["minutes"], "minute"),
+        "cost": Figure.of(job["cost"], "USD", decimals=2),
+        "budget_usd": Figure.of(job["budget"], "USD", decimals=2),
+        "rate_date": Figure.on(i.budget_rate_date),
+        "paid_hours": _hours(job["paid_minutes"]),
+        "headroom": _hours(job["headroom_minutes"]),
+        # How many times over the budget pays the job: the claim's distance.
+        "share": Figure.of(job["share"], "times", decimals=1),
+    }
+    return figures
 
 
 @recomputes("A1-budget-full-ft-partial")
@@ -597,38 +629,10 @@ def budget_full_ft_partial(i, c):
     claim = c["A1-budget-full-ft-partial"]
     # "Not even a fraction" is read as less than a tenth (A1-frontier-fraction): the same reading here.
     tenth = c["A1-frontier-fraction"].stated.high
-    sizes = full_ft_coverage(i, tenth)
-    found = [s["coverage"] for s in sizes.values()]
     by_word = {words("en")["coverage"][key].casefold(): key for key in COVERAGE}
     if claim.stated.items[0].casefold() not in by_word:
         raise ValueError(f"{claim.id} states {claim.stated.items[0]!r}: use one of the coverage words")
-    stated = by_word[claim.stated.items[0].casefold()]
-    # "Can cover partly": true where some model size gives it; for every size, or only for some.
-    sourced = coverage_figure(stated) if stated in found else coverage_figure(*(key for key in COVERAGE if key in found))
-    figures = {
-        "budget_usd": Figure.of(budget.budget_usd(i), "USD", decimals=2),
-        "rate_date": Figure.on(i.budget_rate_date),
-        "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
-        "seen": i.seen_on("lambda_h100_sxm_1x"),
-        "ft_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
-        "ft_steps": Figure.of(i.qlora_65b_steps, "count"),
-        "ft_sequences": Figure.of(i.qlora_65b_steps * i.qlora_65b_batch * i.qlora_65b_grad_accum, "count"),
-        "ft_seq_len": Figure.of(i.qlora_65b_source_len + i.qlora_65b_target_len, "token"),
-        "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
-        "gpt2_params": Figure.of(i.llmc_124m_params, "parameter", compact=True, decimals=0),
-        # How many times over the budget pays the dearest of the fine-tunings: the claim's distance.
-        "dearest": Figure.of(min(s["share"] for s in sizes.values()), "times", decimals=1),
-    }
-    for model, s in sizes.items():
-        figures |= {
-            f"cost_{model}": Figure.of(s["cost"], "USD", decimals=2),
-            # How many times over the budget pays it ("9,413 times", not "941,255%").
-            f"share_{model}": Figure.of(s["share"], "times", decimals=0 if s["share"] >= 100 else 1),
-            f"coverage_{model}": coverage_figure(s["coverage"]),
-            f"memory_{model}": Figure.of(s["memory"], "GB", decimals=0),
-            f"gpus_{model}": Figure.of(s["gpus"], "GPU"),
-            f"minutes_{model}": Figure.of(s["hours"] * 60, "minute", decimals=1 if s["hours"] * 60 < 10 else 0),
-            f"tokens_{model}": Figure.of(s["tokens"], "token", compact=True, decimals=1),
-        }
-    return Recomputed(sourced, figures=figures,
-                      facts={"sizes": "every model size" if len(set(found)) == 1 else "depends on the model size"})
+    # A published full fine-tuning (Alpaca's), rented by the whole node as Lambda bills it.
+    job = budget.rented_full_ft(i)
+    paid = coverage_figure(coverage(job["share"], tenth))
+    return Recomputed(paid, figures=rented_full_ft_figures(i, job) | {"coverage": paid})

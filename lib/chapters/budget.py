@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 
 from lib.chapters import compute, epoch
 from lib.core.inputs import DATA_DIR, Inputs
@@ -536,21 +537,97 @@ def guanaco_tokens(i: Inputs) -> float:
     return steps * batch * accum * (i.qlora_65b_source_len + i.qlora_65b_target_len)
 
 
-def full_ft_on(i: Inputs, tokens: float) -> list[dict]:
-    """A full fine-tuning of each of the chapter's sizes on `tokens`, on H100s at today's price: its
-    memory, H100-hours and dollars, and the tokens the budget pays a full fine-tuning on (its
-    H100-hours at the size's utilisation, whatever the number of GPUs the memory needs)."""
-    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
-    rows = []
-    for key, params_key, *shape in SIZES:
-        n = i[params_key].value
-        mfu, _ = utilisation(i, key)
-        hours = gpu_hours(job_flops(n, tokens, "full", flops_per_param_token=i.flops_per_param_token), peak, mfu)
-        rows.append({"model": key, "memory": _memory(i, "full", params_key, *shape).total, "tokens": tokens,
-                     "hours": hours, "cost": compute.rental_cost(hours, price),
-                     "bought": tokens_bought(usd, price, n, "full", peak, mfu, flops_per_param_token=i.flops_per_param_token)})
-    return rows
+# ---------------------------------------------------------------- a published full fine-tuning, rented
 
+# FSDP's sharding strategies (PyTorch's ShardingStrategy, which Hugging Face's --fsdp option names in
+# lower case): the model states each GPU holds only its share of; it holds the others whole, and its
+# own activations always.
+SHARDED = {"full_shard": ("weights", "gradients", "optimizer", "adapters"),
+           "shard_grad_op": ("gradients", "optimizer", "adapters"), "no_shard": ()}
+MINUTES_PER_HOUR = 60
+
+
+# The other words Hugging Face's --fsdp option takes beside a strategy: auto_wrap (how the model is cut into
+# units, which holds no memory). "offload" (the states in CPU memory) is left out: the book does not model it.
+FSDP_WRAPPING = ("auto_wrap",)
+
+
+def fsdp_strategy(option: str) -> str:
+    """The sharding strategy of an --fsdp option ("full_shard auto_wrap": full_shard); any word the book
+    does not model is refused."""
+    if not isinstance(option, str) or not option.split():
+        raise ValueError(f"an --fsdp option is words such as 'full_shard auto_wrap', got {option!r}")
+    unknown = [w for w in option.split() if w not in SHARDED and w not in FSDP_WRAPPING]
+    strategies = [w for w in option.split() if w in SHARDED]
+    if unknown:
+        raise ValueError(f"--fsdp {option!r}: the book does not model {', '.join(map(repr, unknown))}; "
+                         f"use one of {', '.join(SHARDED)}, with {', '.join(FSDP_WRAPPING)} or not")
+    if len(strategies) != 1:
+        raise ValueError(f"--fsdp {option!r} needs one sharding strategy: one of {', '.join(SHARDED)}")
+    return strategies[0]
+
+
+def sharded_memory(memory: Memory, gpus: float, strategy: str) -> float:
+    """GB on each of `gpus` GPUs that share a job under FSDP's `strategy`: its share of the sharded
+    model states, the other states whole, and its own activations (`memory.activations` is one
+    GPU's micro-batch)."""
+    n = _size("gpus", gpus, whole=True)
+    if strategy not in SHARDED:
+        raise ValueError(f"unknown FSDP sharding {strategy!r}: use one of {', '.join(SHARDED)}")
+    parts = memory.parts()
+    states = sum(parts[p] / n if p in SHARDED[strategy] else parts[p]
+                 for p in ("weights", "gradients", "optimizer", "adapters"))
+    return states + memory.activations
+
+
+def billed_minutes(hours: float, increment_minutes: float) -> float:
+    """Wall-clock hours as a provider bills them: in minutes, rounded up to its billing increment."""
+    minutes = _size("hours", hours) * MINUTES_PER_HOUR
+    step = _size("increment_minutes", increment_minutes)
+    # round() first: 3 hours are 180 minutes, not 180.00000000000003 billed as 181.
+    return math.ceil(round(minutes / step, 9)) * step
+
+
+def minutes_bought(budget: float, price_per_hour: float, increment_minutes: float) -> float:
+    """The minutes of a machine a budget pays at a price per hour, in whole billing increments."""
+    step = _size("increment_minutes", increment_minutes)
+    minutes = compute.hours_bought(budget, price_per_hour) * MINUTES_PER_HOUR
+    return math.floor(round(minutes / step, 9)) * step
+
+
+def rented_full_ft(i: Inputs) -> dict:
+    """Stanford's Alpaca, a published full fine-tuning (LLaMA 7B on 52K examples, its blog's hours and
+    GPUs, its repository's recipe), rented as a person can rent it: whole nodes of Lambda's 8x A100 SXM
+    80GB at its on-demand price per GPU-hour, billed in its increments (a minute); the memory each
+    rented GPU holds under the job's sharding (FSDP's full_shard, as Alpaca ran) against the A100's;
+    what the budget pays of the job, and the node time it leaves beyond the published hours, which
+    leave out starting the node and loading the model and the data (no source states that time: the
+    book does not price it, it shows the room left for it)."""
+    gpus = _size("alpaca_gpus", i.alpaca_gpus, whole=True)
+    per_node = _size("lambda_a100_node_gpus", i.lambda_a100_node_gpus, whole=True)
+    nodes = math.ceil(gpus / per_node)
+    strategy = fsdp_strategy(i.alpaca_fsdp)
+    activations = activations_gb(i.alpaca_max_length, i.alpaca_device_batch, i.llama7b_d_model, i.llama7b_heads,
+                                 i.llama7b_layers, i.activation_linear_bytes, i.activation_attention_bytes)
+    memory = training_memory(i.ft_example_params, "full", activations=activations,
+                             gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    per_gpu = sharded_memory(memory, gpus, strategy)
+    if per_gpu > i.a100_80gb_memory:
+        raise ValueError(f"Alpaca's fine-tuning needs {per_gpu:.1f} GB on each of its {gpus:g} GPUs with {strategy}, "
+                         f"more than an A100's {i.a100_80gb_memory:g} GB: it does not run on the GPUs rented")
+    node_price = per_node * _size("lambda_a100_sxm_8x", i.lambda_a100_sxm_8x)
+    minutes = billed_minutes(i.alpaca_hours, i.lambda_billing_increment)
+    cost = nodes * node_price * minutes / MINUTES_PER_HOUR
+    usd = budget_usd(i)
+    paid = minutes_bought(usd, nodes * node_price, i.lambda_billing_increment)
+    return {"gpus": gpus, "nodes": nodes, "node_gpus": per_node, "rented_gpus": nodes * per_node,
+            "strategy": strategy, "memory": memory, "states": memory.total - memory.activations,
+            "weights": memory.weights, "activations": activations, "per_gpu": per_gpu,
+            "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
+            "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
+
+
+# ---------------------------------------------------------------- what the budget buys, and the ladder
 
 def what_budget_buys(i: Inputs) -> list[dict]:
     """For each job and size: memory, whether it fits one H100, the utilisation it is priced at,

@@ -93,6 +93,9 @@ class Claim:
     # {"figure", "es", "en"}: for a claim in words, how far the article is from the sources, told
     # by one of its figures (lib.core.distance)
     distance: Mapping[str, str] | None = None
+    # {"es", "en"}: what the sources give, in words with {name} fields, where the figure checked is
+    # not theirs but the book's own calculation from them (the card shows the two apart)
+    given: Mapping[str, str] | None = None
 
     @property
     def approximate(self) -> bool:
@@ -124,6 +127,12 @@ class Checked:
 
     def context(self, lang: str) -> str:
         return render(self.claim.context[lang], self.figures(), lang, self.claim.id)
+
+    def given(self, lang: str) -> str | None:
+        """What the sources give, where the figure checked is the book's calculation from them."""
+        if self.claim.given is None:
+            return None
+        return render(self.claim.given[lang], self.figures(), lang, self.claim.id)
 
     def verdict_label(self, lang: str) -> str:
         return verdict_label(self.verdict, lang)
@@ -296,6 +305,14 @@ def _distance(claim_id: str, raw) -> Mapping[str, str] | None:
     return dict(raw)
 
 
+def _given(claim_id: str, entry) -> Mapping[str, str] | None:
+    if "given_es" not in entry and "given_en" not in entry:
+        return None
+    if not (entry.get("given_es") and entry.get("given_en")):
+        raise RegistryError(f"claim {claim_id}: what the sources give needs given_es and given_en, both")
+    return {"es": entry["given_es"], "en": entry["given_en"]}
+
+
 def load_claims(claims_dir: Path = CLAIMS_DIR) -> dict[str, Claim]:
     """The registry, read and checked once per folder (a fresh dict each call: the claims are frozen)."""
     return dict(_load_claims(Path(claims_dir)))
@@ -323,6 +340,7 @@ def _load_claims(claims_dir: Path) -> dict[str, Claim]:
                 reading={"es": entry["reading_es"], "en": entry["reading_en"]} if "reading_es" in entry else None,
                 arithmetic={k: float(v) for k, v in entry.get("arithmetic", {}).items()},
                 distance=_distance(claim_id, entry.get("distance")),
+                given=_given(claim_id, entry),
             )
         except KeyError as exc:
             raise RegistryError(f"claim {claim_id} has no {exc.args[0]}") from None

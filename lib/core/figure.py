@@ -11,7 +11,7 @@ from lib.core import fmt
 from lib.core.words import place, words
 
 CURRENCIES = {"USD", "EUR"}
-PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"),
+PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"), "USD/hour": ("USD", "hour"),
           "USD/kWh": ("USD", "kWh"), "USD/chip": ("USD", "chip")}
 
 

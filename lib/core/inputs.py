@@ -24,7 +24,7 @@ BOOK_DIR = Path(__file__).resolve().parents[2] / "book"
 UNITS = {
     "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count", "point",
     "ratio", "TB", "GB", "MB", "byte", "byte/parameter", "FLOP", "FLOP/s",
-    "FLOP/parameter/token", "token/s/GPU", "day", "hour", "GPU-hour", "chip",
+    "FLOP/parameter/token", "token/s/GPU", "minute", "day", "hour", "GPU-hour", "chip", "epoch", "sequence",
     "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
     # energy, emissions and hardware prices (the costs chapter)
     "W", "kWh", "MWh", "tCO2eq", "tCO2eq/MWh", "USD/kWh", "USD/chip",
@@ -50,7 +50,7 @@ class Input:
     low: float | None = None
     high: float | None = None
     seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
-    bound: str | None = None  # "more_than" or "at_least" where the source gives only a bound ("over 100")
+    bound: str | None = None  # "more_than", "at_least" or "less_than" where the source gives only a bound ("over 100")
     secondary: bool = False  # known only from reports of the source, not from the source itself
 
     def where(self, lang: str) -> str:
@@ -66,6 +66,8 @@ class Input:
         from lib.core.figure import Figure
 
         unit = self.unit if unit is None else unit
+        if self.bound == "less_than":
+            return Figure.less_than(self.value, unit, **style)
         if self.bound:
             return Figure.more_than(self.value, unit, inclusive=self.bound == "at_least", **style)
         if self.is_range:
@@ -136,8 +138,8 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
         raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
     if not isinstance(raw.get("secondary", False), bool):
         raise InputError(f"input '{name}' has secondary = {raw['secondary']!r}: use true or false")
-    if raw.get("bound") not in (None, "more_than", "at_least"):
-        raise InputError(f"input '{name}' has bound = {raw['bound']!r}: use 'more_than' or 'at_least'")
+    if raw.get("bound") not in (None, "more_than", "at_least", "less_than"):
+        raise InputError(f"input '{name}' has bound = {raw['bound']!r}: use 'more_than', 'at_least' or 'less_than'")
     has_value = "value" in raw
     has_range = "low" in raw and "high" in raw
     if has_value == has_range:

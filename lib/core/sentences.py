@@ -41,11 +41,30 @@ def stated_cell(checked: Checked, lang: str) -> str:
 def sourced(checked: Checked, lang: str) -> tuple[str, str]:
     """The label and the value of what the sources give: the primary sources' figure, the
     secondary ones' (for a claim they leave unverified), or none (no figure, or, for a claim of
-    words, no such words)."""
+    words, no such words); the book's calculation, where the claim says what the sources give
+    apart from it (`given`)."""
     w, figure = words(lang)["card"], checked.result.sourced
     if figure is None:
         return w["primary"], w["none_text" if checked.claim.stated.text is not None else "none"]
+    if checked.claim.given is not None:
+        return w["calculated"], shown(figure, lang)
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
+
+
+def given(checked: Checked, lang: str) -> tuple[str, str] | None:
+    """The label and the words of what the sources give, where the figure checked is the book's
+    own calculation from them (None for the others, whose figure is the sources')."""
+    text = checked.given(lang)
+    return None if text is None else (words(lang)["card"]["sourced"], text)
+
+
+def sourced_cell(checked: Checked, lang: str) -> str:
+    """The figure the claim is checked against, as a list or a table cell gives it alone: said to be
+    the book's calculation where it is."""
+    value = sourced(checked, lang)[1]
+    if checked.claim.given is not None and checked.result.sourced is not None:
+        return words(lang)["card"]["calculated_cell"].format(figure=value)
+    return value
 
 
 def distance_text(checked: Checked, lang: str, found: Distance | None = None) -> str:
@@ -126,6 +145,6 @@ def summary_items(checked: list[Checked], lang: str) -> list[tuple[Checked, str]
     """Each claim that needs context or does not hold, the furthest from the sources first, with
     what the article says against what the sources give and how far apart."""
     w = words(lang)["summary"]
-    return [(c, w["item"].format(stated=c.claim.stated.format(lang), sourced=sourced(c, lang)[1],
+    return [(c, w["item"].format(stated=c.claim.stated.format(lang), sourced=sourced_cell(c, lang),
                                  distance=distance_text(c, lang, d)))
             for c, d in furthest_first(checked)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from IPython.display import Markdown
 
 from lib.chapters import answers, budget
+from lib.chapters.article1 import rented_full_ft_figures
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.site import page
@@ -23,6 +24,10 @@ def _pct(x: float) -> Figure:
     return Figure.of(x, "fraction", decimals=1)
 
 
+RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
+          "paid_hours", "share", "headroom")
+
+
 def figures(i: Inputs) -> dict[str, Figure]:
     """Every figure the prose pastes, by name."""
     lo, q, llmc, ll = budget.lora_rebuilt(i), budget.qlora_rebuilt(i), budget.llmc_rebuilt(i), budget.llama7b_rebuilt(i)
@@ -31,7 +36,10 @@ def figures(i: Inputs) -> dict[str, Figure]:
     usd = budget.budget_usd(i)
     hours = usd / i.lambda_h100_sxm_1x
     rows = budget.what_budget_buys(i)
-    return {
+    # Alpaca's full fine-tuning rented on a Lambda node: the figures the chapter's paragraph quotes,
+    # the same as the card of the first article's claim on it (lib.chapters.article1).
+    rented = {f"rented.{name}": figure for name, figure in rented_full_ft_figures(i).items() if name in RENTED}
+    return rented | {
         # the one model, and the example's settings
         "llama7b.params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
         "llama7b.tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=1),

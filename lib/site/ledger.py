@@ -86,7 +86,7 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
             "where": _where(c, lang),
             "quote": c.claim.quote,
             "stated": sentences.stated_cell(c, lang),
-            "recomputed": sentences.sourced(c, lang)[1],
+            "recomputed": sentences.sourced_cell(c, lang),
             "distance": sentences.distance_text(c, lang),
             "sources": list(c.claim.sources),
             "context": c.context(lang),

@@ -82,11 +82,16 @@ def details(checked: Checked, lang: str) -> list[str]:
 def card(checked: Checked, lang: str) -> str:
     """The claim's card as MyST Markdown: an admonition coloured by its verdict, titled with the
     verdict's label (which way and how far, or what kind of context: sentences.label), anchored by the
-    claim's id; a line each for what the article says, what the
-    sources give and how far apart they are; the rest in a <details> a reader opens."""
+    claim's id; a line each for what the article says, what the sources give (and, where the figure
+    checked is the book's own sum, that calculation apart) and how far apart they are; the rest in a
+    <details> a reader opens."""
     w, claim = words(lang)["card"], checked.claim
     label, value = sentences.sourced(checked, lang)
-    lines = [_line(w["stated"], sentences.stated(checked, lang)), _line(label, value)]
+    lines = [_line(w["stated"], sentences.stated(checked, lang))]
+    given = sentences.given(checked, lang)
+    if given is not None:
+        lines.append(_line(*given))
+    lines.append(_line(label, value))
     apart = sentences.distance_text(checked, lang)
     if apart:
         lines.append(_line(w["distance"], apart))
@@ -137,6 +142,8 @@ def input_figure(entry: Input) -> Figure:
     # As many decimals as the source gives (0.385 stays 0,385), up to four; two in compact form.
     written = max((f"{x:.6g}".partition(".")[2] for x in (low, high)), key=len)
     decimals = 2 if large else min(4, 0 if "e" in written else len(written))
+    if entry.bound:  # a bound stays a bound: "less than $100" is not $100
+        return entry.figure(unit, compact=large, decimals=decimals)
     return Figure.between(low, high, unit, compact=large, decimals=decimals)
 
 
