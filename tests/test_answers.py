@@ -4,18 +4,14 @@ claims about past runs judged on the answers' one basis."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 
 import nbformat
 import pytest
-from bs4 import BeautifulSoup
 
 from lib.chapters import answers, budget, verdicts
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
-from lib.site import answers_page
 from lib.site.notebooks import read_text
 
 from .conftest import LANGS, ROOT, glue_records
@@ -122,20 +118,3 @@ def test_bad_input_gives_a_clear_error():
                         (lambda: budget.ladder(I, {}), "the book's answer for llama65b, palm")]:
         with pytest.raises(ValueError, match=re.escape(words)):
             call()
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_answers_csv_lists_each_answer_as_the_pages_write_it(lang, built_site):
-    rows = list(csv.DictReader(io.StringIO(answers_page.csv_text(lang))))
-    assert tuple(rows[0]) == answers_page.COLUMNS and [r["id"] for r in rows] == list(answers.ORDER)
-    assert (built_site / lang / "answers.csv").read_text(encoding="utf8") == answers_page.csv_text(lang)
-    texts = {}
-    for row in rows:
-        assert float(row["low"]) <= float(row["value"]) <= float(row["high"])
-        pages = row["pages"].split()
-        assert "index.html" in pages
-        for name in pages:
-            if name not in texts:
-                soup = BeautifulSoup((built_site / lang / name).read_text(encoding="utf8"), "html.parser")
-                texts[name] = " ".join(soup.get_text(" ").split())
-            assert " ".join(row["answer"].split()) in texts[name], (row["id"], name)

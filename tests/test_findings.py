@@ -112,23 +112,18 @@ def test_the_home_page_answers_first_then_charts_then_lists_every_chapter(lang):
     assert linked == [entry["file"] for entry in toc["chapters"]], "every chapter, by its own title, in the toc's order"
 
 
-def priced_for(answer: str) -> list[str]:
-    """The glue keys between LLaMA 7B's name and its pretraining cost in the home page's first answer."""
-    before = answer.split("{glue:text}`find.B.budget.llama7b_pretrain_cost`")[0]
-    return re.findall(r"\{glue:text\}`(find\.[\w.]+)`", before.rsplit("LLaMA 7B", 1)[-1]) if "LLaMA 7B" in before else []
-
-
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_home_page_says_which_tokens_llama_7b_s_pretraining_is_priced_for(lang):
+def test_the_pretraining_answer_says_which_tokens_llama_7b_is_priced_for(lang):
     """Its cost is for Chinchilla's optimum (134 billion tokens), not the trillion Meta trained it on:
-    the first answer says both beside the cost, from the budget chapter's own figures."""
-    nb = read_text(ROOT / "book" / lang / "index.ipynb")
-    first = re.findall(r":::\{div\} answer\n(.*?)\n:::\n", "\n".join(c.source for c in nb.cells if c.cell_type == "markdown"),
-                       re.S)[0]
-    assert priced_for(first) == ["find.B.budget.llama7b_pretrain_tokens", "find.B.budget.llama7b_paper_tokens"]
-    assert {"B.budget.llama7b_pretrain_tokens", "B.budget.llama7b_paper_tokens"} <= set(findings.HOME_QUOTES["budget"])
-    # The check can fail: the cost alone, as the home page had it.
-    assert priced_for("LLaMA 7B, {glue:text}`find.B.budget.llama7b_pretrain_cost`, beyond") == []
+    the answer, as the home page and the budget chapter write it, says both beside the cost."""
+    from lib.chapters import answers
+    from lib.core.inputs import load_inputs
+
+    found = answers.pretrain(load_inputs(), "llama7b")
+    optimum, paper = (found.parts[k].format(lang) for k in ("tokens", "paper_tokens"))
+    assert optimum != paper and optimum in found.text(lang) and paper in found.text(lang)
+    before_cost = found.text(lang).split(found.figure.format(lang))[0]
+    assert optimum in before_cost and paper in before_cost
 
 
 # ---------------------------------------------------------------- how far the articles are

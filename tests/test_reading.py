@@ -333,13 +333,32 @@ def glossary_terms(page: Page) -> dict[str, str]:
             for dt in page.article.select("dl.glossary dt")}
 
 
+@functools.cache
+def answer_texts() -> frozenset[str]:
+    """The book's answers as the pages write them (typographic quotes as Sphinx sets them), both languages."""
+    from lib.chapters import answers
+    from lib.core.inputs import load_inputs
+
+    found = answers.all_answers(load_inputs())
+    return frozenset(" ".join(a.text(lang).split()) for a in found for lang in LANGS)
+
+
+def _pasted_answer(node, said: frozenset[str]) -> bool:
+    pasted = node.find_parent(class_="pasted-text")
+    return pasted is not None and " ".join(pasted.get_text().split()) in said
+
+
 def unlinked_terms(page: Page, terms: dict[str, str]) -> list[str]:
     """Glossary terms whose first use in the page's running text (not a heading, not a card's title,
     not the generated list of a chapter's claims, not a quote, not code) is not a link to the term: the first use is the earlier of the first link
-    to its entry (whatever its words: {term}`nodos <nodo>`) and the first time its words appear."""
+    to its entry (whatever its words: {term}`nodos <nodo>`) and the first time its words appear. The
+    book's answers are left out too: each is one sentence, pasted alike on every page that gives it,
+    which can carry no link (lib.chapters.answers)."""
+    said = answer_texts()
     texts = [node for node in page.article.find_all(string=True)
              if node.strip() and not (_inside_marked(node, page.article) or node.find_parent([*HEADINGS, "code"])
-                                      or node.find_parent(class_=["admonition-title", "claims-summary"]))]
+                                      or node.find_parent(class_=["admonition-title", "claims-summary"])
+                                      or _pasted_answer(node, said))]
     found = []
     for term, anchor in terms.items():
         pattern = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])", re.IGNORECASE)

@@ -2,7 +2,9 @@
 every claim's numbers in each language's format, nothing loaded from another host; the page "Transparency
 and corrections" and where ClaimReview's addresses lead (issue 28, items 9 and 10)."""
 
+import csv
 import functools
+import io
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -10,10 +12,11 @@ from urllib.parse import urlparse
 import pytest
 from bs4 import BeautifulSoup
 
+from lib.chapters import answers
 from lib.chapters.verdicts import check_all
 from lib.core import sentences
 from lib.core.words import words
-from lib.site import claimreview, corrections, publisher, trust
+from lib.site import answers_page, claimreview, corrections, publisher, trust
 from lib.site.claimreview import anchor
 
 from .conftest import LANGS
@@ -458,3 +461,22 @@ def test_the_trust_page_is_built_alike_in_both_languages(built_site):
 
     es, en = (_about(built_site, lang) for lang in LANGS)
     assert shape(es) == shape(en) and len(shape(es)) == 4
+
+
+# ---------------------------------------------------------------- the book's answers
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_answers_csv_lists_each_answer_as_the_pages_write_it(lang, built_site):
+    rows = list(csv.DictReader(io.StringIO(answers_page.csv_text(lang))))
+    assert tuple(rows[0]) == answers_page.COLUMNS and [r["id"] for r in rows] == list(answers.ORDER)
+    assert (built_site / lang / "answers.csv").read_text(encoding="utf8") == answers_page.csv_text(lang)
+    texts = {}
+    for row in rows:
+        assert float(row["low"]) <= float(row["value"]) <= float(row["high"])
+        pages = row["pages"].split()
+        assert "index.html" in pages
+        for name in pages:
+            if name not in texts:
+                soup = BeautifulSoup((built_site / lang / name).read_text(encoding="utf8"), "html.parser")
+                texts[name] = " ".join(soup.get_text(" ").split())
+            assert " ".join(row["answer"].split()) in texts[name], (row["id"], name)

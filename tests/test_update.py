@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 
+from lib.chapters import answers
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
@@ -93,6 +94,16 @@ def test_a_price_update_ends_green_and_says_what_moved(tmp_path):
     for lang in ("es", "en"):
         line = f"A1-lambda-h100-8x.verdict: {verdicts[0].verdict_label(lang)} → {verdicts[1].verdict_label(lang)}"
         assert (line in moved) == (verdicts[0].verdict != verdicts[1].verdict), moved
+    # Every answer the price moves, moved on every page that states it, in both languages (the copy's
+    # tests/test_answers.py then checks each page glues the answer as the function gives it).
+    updated = inputs.replace(PRICE, value=new, seen=today)
+    answers_moved = [a for a in answers.ORDER if answers.answer(inputs, a).text("en") != answers.answer(updated, a).text("en")]
+    assert answers_moved, "the update moves none of the book's answers"
+    for a in answers_moved:
+        for lang in ("es", "en"):
+            for page in answers.PAGES[a]:
+                block = re.search(rf"^  {lang}/{page}\.ipynb:.*?(?=^  \S|\Z)", moved, re.S | re.M)
+                assert block and f"    ans.{a}: " in block.group(0), (a, lang, page, moved)
     tests = sorted(str(p.relative_to(book)) for p in book.glob("tests/test_*.py") if p.name not in SITE_TESTS)
     done = run([sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                 "-n", "2", "--dist", "loadfile"], book, env)

@@ -31,7 +31,7 @@ def glue(lang: str, i: Inputs | None = None) -> list[answers.Answer]:
 def glue_bases(lang: str, i: Inputs | None = None) -> None:
     """The method page's list of the answers' bases (ans.bases): each question, and its basis."""
     found = answers.all_answers(load_inputs() if i is None else i)
-    page.glue("ans.bases", Markdown("\n".join(f"- **{a.question(lang)}** {a.basis(lang)}" for a in found)), display=False)
+    page.glue("ans.bases", Markdown("\n".join(f"- *{a.question(lang)}* {a.basis(lang)}" for a in found)), display=False)
 
 
 def csv_text(lang: str, i: Inputs | None = None) -> str:
