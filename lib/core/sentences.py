@@ -101,6 +101,9 @@ def label(checked: Checked, lang: str) -> str:
     if found.kind in ABOVE + BELOW:
         size = w["size"][found.kind].format(figure=found.figure.format(lang))
         return w["too_high" if found.kind in ABOVE else "too_low"].format(verdict=verdict, size=size)
+    if found.kind == "claim":  # a claim in words, with the figure its record names as its distance
+        return w["claimed"].format(verdict=verdict, stated=checked.claim.stated.format(lang),
+                                   sourced=checked.result.sourced.format(lang), size=found.figure.format(lang))
     return w["apart"].format(verdict=verdict)
 
 
