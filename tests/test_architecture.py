@@ -12,9 +12,10 @@ LIB = Path(__file__).resolve().parent.parent / "lib"
 # Each package, and the packages it may import from (itself included).
 LAYERS = {
     "core": {"core"},
-    "chapters": {"core", "chapters"},
-    "site": {"core", "chapters", "site"},
-    "calculators": {"core", "chapters", "site", "calculators"},
+    "plan": {"core", "plan"},
+    "chapters": {"core", "plan", "chapters"},
+    "site": {"core", "plan", "chapters", "site"},
+    "calculators": {"core", "plan", "chapters", "site", "calculators"},
 }
 
 

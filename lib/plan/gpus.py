@@ -1,0 +1,74 @@
+"""The GPUs a job may run on (lib/data/gpus.toml): memory, dense BF16 peak, price per GPU-hour.
+
+A figure no source was read for is None, and the GPU's `unverified` names it; every source key is
+checked against the book's BibTeX files when the table is loaded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from lib.core.inputs import bib_keys
+
+GPUS_FILE = Path(__file__).resolve().parents[1] / "data" / "gpus.toml"
+FIGURES = {"memory": "memory_gb", "bf16": "bf16_flops", "price": "price_usd_per_hour"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Gpu:
+    """One GPU: `memory_gb` (10^9 bytes as the datasheet prints "GB"), `bf16_flops` (dense peak, FLOP/s),
+    `price_usd_per_hour` with `price_seen` (the day the price page was read); None where unverified."""
+
+    key: str
+    name: str
+    memory_gb: float | None
+    bf16_flops: float | None
+    price_usd_per_hour: float | None
+    price_seen: dt.date | None
+    unverified: tuple[str, ...]
+    sources: dict
+
+
+def _check(key: str, entry: dict, keys: set[str]) -> None:
+    unverified = set(entry.get("unverified", ()))
+    if not unverified <= FIGURES.keys():
+        raise ValueError(f"gpus.toml [{key}]: unverified may name only {sorted(FIGURES)}, not {sorted(unverified - FIGURES.keys())}")
+    for figure, field in FIGURES.items():
+        if (field in entry) == (figure in unverified):
+            raise ValueError(f"gpus.toml [{key}]: {field} must be given, or {figure!r} listed as unverified, not both or neither")
+        if field not in entry:
+            continue
+        source, url = entry.get(f"{figure}_source"), entry.get(f"{figure}_url")
+        if not (source or url) or not entry.get(f"{figure}_quote"):
+            raise ValueError(f"gpus.toml [{key}]: {field} needs {figure}_source or {figure}_url, and {figure}_quote")
+        if source and source not in keys:
+            raise ValueError(f"gpus.toml [{key}]: {figure}_source {source!r} is in no .bib file")
+    if "price_usd_per_hour" in entry and not isinstance(entry.get("price_seen"), dt.date):
+        raise ValueError(f"gpus.toml [{key}]: a price needs the date it was seen (price_seen)")
+
+
+@cache
+def load_gpus() -> dict[str, Gpu]:
+    """Every GPU of lib/data/gpus.toml by its key (a100-80gb, h100-sxm, ...), checked."""
+    table = tomllib.loads(GPUS_FILE.read_text(encoding="utf8"))
+    keys = bib_keys()
+    gpus = {}
+    for key, entry in table.items():
+        _check(key, entry, keys)
+        gpus[key] = Gpu(key, entry["name"], entry.get("memory_gb"), entry.get("bf16_flops"),
+                        entry.get("price_usd_per_hour"), entry.get("price_seen"),
+                        tuple(entry.get("unverified", ())),
+                        {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES})
+    return gpus
+
+
+def gpu(name: str) -> Gpu:
+    """The GPU with this key; a ValueError naming the known ones when there is none."""
+    gpus = load_gpus()
+    if name not in gpus:
+        raise ValueError(f"unknown GPU {name!r}; the book knows {', '.join(gpus)}")
+    return gpus[name]
