@@ -12,6 +12,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from lib.plan.errors import PlanError
 from lib.core.inputs import bib_keys
 
 GPUS_FILE = Path(__file__).resolve().parents[1] / "data" / "gpus.toml"
@@ -70,5 +71,5 @@ def gpu(name: str) -> Gpu:
     """The GPU with this key; a ValueError naming the known ones when there is none."""
     gpus = load_gpus()
     if name not in gpus:
-        raise ValueError(f"unknown GPU {name!r}; the book knows {', '.join(gpus)}")
+        raise PlanError("unknown_gpu", name=repr(name), known=", ".join(gpus))
     return gpus[name]

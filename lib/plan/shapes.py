@@ -18,6 +18,8 @@ import dataclasses
 import json
 from pathlib import Path
 
+from lib.plan.errors import PlanError
+
 MODELS_DIR = Path(__file__).resolve().parents[1] / "data" / "models"
 SHIPPED: tuple[str, ...] = tuple(sorted(p.stem for p in MODELS_DIR.glob("*.json")))
 
@@ -73,13 +75,13 @@ def load_config(name_or_path: str) -> dict:
     """A shipped model's config by name (one of SHIPPED), or the config.json at a path."""
     path = MODELS_DIR / f"{name_or_path}.json" if name_or_path in SHIPPED else Path(name_or_path)
     if not path.is_file():
-        raise ValueError(f"no model named {name_or_path!r} and no such file; shipped models: {', '.join(SHIPPED)}")
+        raise PlanError("unknown_model", name=name_or_path, shipped=", ".join(SHIPPED))
     try:
         config = json.loads(path.read_text(encoding="utf8"))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: not valid JSON ({error})") from None
+        raise PlanError("not_json", path=path, error=error) from None
     if not isinstance(config, dict):
-        raise ValueError(f"{path}: a config.json holds one JSON object")
+        raise PlanError("not_object", path=path)
     return config
 
 
@@ -89,9 +91,9 @@ def _field(config: dict, *names: str) -> int:
         if config.get(name) is not None:
             value = config[name]
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"config field {name!r} must be a positive integer, not {value!r}")
+                raise PlanError("bad_field", field=repr(name), value=repr(value))
             return value
-    raise ValueError(f"config lacks the field {' or '.join(repr(n) for n in names)}")
+    raise PlanError("missing_field", field=" or ".join(repr(n) for n in names))
 
 
 def _model_type(config: dict) -> str:
@@ -102,9 +104,8 @@ def _model_type(config: dict) -> str:
     for cls in config.get("architectures") or ():
         if cls in by_class:
             return by_class[cls]
-    known = ", ".join(sorted(ARCHITECTURES))
-    raise ValueError(f"unknown architecture (model_type {model_type!r}, architectures "
-                     f"{config.get('architectures')!r}); the planner knows model_type {known}")
+    raise PlanError("unknown_arch", model_type=repr(model_type), architectures=repr(config.get("architectures")),
+                    known=", ".join(sorted(ARCHITECTURES)))
 
 
 def shape(config: dict) -> Shape:

@@ -1,0 +1,54 @@
+"""How fast a job trains on a GPU, from a stated utilisation of its bf16 peak, and what a number of
+tokens costs there, in dollars and in euros.
+
+FLOPs per token, as the budget chapter counts them (6 per parameter and token to train every
+weight): a forward pass is 2 per active parameter, the backward pass 2 for the activations' gradients
+and 2 more for the weights' gradients, which frozen weights (LoRA, QLoRA) skip; gradient checkpointing
+runs the forward pass once more. The default utilisation is PaLM's measured model FLOPs utilisation,
+the one the budget chapter prices its jobs at; the euros are at the ECB rate of the day the budget
+chapter converts the first article's budget.
+"""
+
+from __future__ import annotations
+
+from lib.core.currency import ecb_rate
+from lib.core.inputs import Inputs, load_inputs
+from lib.plan.errors import PlanError
+from lib.plan.gpus import Gpu
+from lib.plan.memory import Job, adapter_params
+from lib.plan.shapes import param_count
+
+CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
+
+
+def flops_per_token(job: Job) -> float:
+    active = param_count(job.shape)["active"]
+    passes = 2 + 2 + (0 if job.adapted else 2) + (2 if job.checkpointing else 0)
+    return passes * active + 6 * adapter_params(job)
+
+
+def fits(peak_bytes: float, gpu: Gpu) -> bool | None:
+    """Whether the peak and the CUDA context fit the GPU's memory (None where it is unverified)."""
+    if gpu.memory_gb is None:
+        return None
+    return peak_bytes / 1e9 + CUDA_CONTEXT_GB <= gpu.memory_gb
+
+
+def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
+    """Tokens a second, hours and cost for `tokens` (None where the GPU's peak or price is unverified)."""
+    i = load_inputs() if i is None else i
+    mfu = i.palm_mfu if mfu is None else mfu
+    if not 0 < mfu <= 1:
+        raise PlanError("bad_mfu", value=repr(mfu))
+    if not tokens > 0:
+        raise PlanError("bad_tokens", value=repr(tokens))
+    out = {"mfu": mfu, "tokens_per_second": None, "hours": None, "cost_usd": None, "cost_eur": None}
+    if gpu.bf16_flops is None:
+        return out
+    tps = mfu * gpu.bf16_flops / flops_per_token(job)
+    hours = tokens / tps / 3600
+    out |= {"tokens_per_second": tps, "hours": hours}
+    if gpu.price_usd_per_hour is not None:
+        usd = hours * gpu.price_usd_per_hour
+        out |= {"cost_usd": usd, "cost_eur": usd / ecb_rate("USD", i.budget_rate_date)}
+    return out
