@@ -15,6 +15,7 @@ LAYERS = {
     "chapters": {"core", "chapters"},
     "site": {"core", "chapters", "site"},
     "calculators": {"core", "chapters", "site", "calculators"},
+    "measure": {"core", "measure"},
 }
 
 
