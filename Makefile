@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # Each chapter is executed from its text notebook (book/_text/<lang>/<name>.md) into book/<lang>/<name>.ipynb.
 NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.md book/_text/en/*.md))
 
-.PHONY: book test bench serve lab notebooks diff fonts vega clean
+.PHONY: book test bench serve lab notebooks diff fonts vega measure clean
 REV ?= HEAD
 
 # Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
@@ -65,6 +65,23 @@ fonts: $(STAMP)
 ## the npm registry (the Vega vl-convert renders with), and the function that draws a chart (needs npm)
 vega: $(STAMP)
 	$(PY) -m lib.site.vega_bundle
+
+## measure: the book's own measurements of training memory on a GPU (lib/measure/README.md): a
+## separate environment (.venv-measure, requirements-measure.txt: torch, transformers, peft,
+## accelerate, bitsandbytes), then every configuration, into lib/data/measured/. Options in ARGS
+## (make measure ARGS="--models llama-7b --methods lora"); MEASURE_PY=python3 uses a Python that
+## already has those packages (a GPU machine's own) instead of the venv
+MEASURE_VENV := .venv-measure
+MEASURE_PY ?= $(MEASURE_VENV)/bin/python
+MEASURE_STAMP := $(MEASURE_VENV)/.installed
+$(MEASURE_STAMP): requirements-measure.txt
+	test -x $(MEASURE_VENV)/bin/python || $(PYTHON) -m venv $(MEASURE_VENV)
+	$(MEASURE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(MEASURE_VENV)/bin/python -m pip install --quiet -r requirements-measure.txt
+	touch $(MEASURE_STAMP)
+
+measure: $(if $(filter $(MEASURE_VENV)/bin/python,$(MEASURE_PY)),$(MEASURE_STAMP))
+	$(MEASURE_PY) -m lib.measure.run $(ARGS)
 
 clean:
 	rm -rf _build

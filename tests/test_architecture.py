@@ -16,6 +16,7 @@ LAYERS = {
     "chapters": {"core", "plan", "chapters"},
     "site": {"core", "plan", "chapters", "site"},
     "calculators": {"core", "plan", "chapters", "site", "calculators"},
+    "measure": {"core", "plan", "measure"},
 }
 
 
