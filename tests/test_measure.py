@@ -402,19 +402,17 @@ def test_a_model_config_is_read_as_shipped(tmp_path):
         run.load_model_config("gpt-oss-20b", tmp_path)
 
 
-@pytest.mark.parametrize("model, model_type", [("llama-7b", "llama"), ("llama-3.1-8b", "llama"),
-                                               ("gpt-oss-20b", "gpt_oss")])
-def test_the_planners_configs_are_read_by_the_harness(model, model_type):
-    if not (run.MODELS_DIR / f"{model}.json").exists():
-        pytest.skip(f"lib/data/models/{model}.json not shipped yet (the planner's)")
-    assert run.load_model_config(model)["model_type"] == model_type
+def test_the_planners_configs_are_read_by_the_harness():
+    """Each model the harness measures whose config the planner ships is read from there; LLaMA 7B's
+    config.json was not found verbatim (lib/data/models/SOURCES.toml), so it is the one still missing."""
+    types = {"llama-7b": "llama", "llama-3.1-8b": "llama", "gpt-oss-20b": "gpt_oss"}
+    shipped = {m for m in types if (run.MODELS_DIR / f"{m}.json").exists()}
+    assert set(types) - shipped == {"llama-7b"}
+    for model in shipped:
+        assert run.load_model_config(model)["model_type"] == types[model]
 
 
-def test_without_torch_a_run_says_what_to_install(capsys):
-    try:
-        import torch  # noqa: F401
-        pytest.skip("torch is installed here")
-    except ImportError:
-        pass
+def test_without_torch_a_run_says_what_to_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # as on a machine without it: `import torch` fails
     assert run.main(["--models", "gpt2", "--seqs", "8", "--out", "/tmp/unused"]) == 2
     assert "is not installed: `make measure` installs requirements-measure.txt" in capsys.readouterr().err

@@ -18,7 +18,7 @@ from lib.plan.gpus import gpu
 from .conftest import ROOT
 
 I = load_inputs()
-DERIVED = [m for m in shapes.SHIPPED if shapes.shape(shapes.load_config(m)).arch in memory.coefficients()]
+DERIVED = [m for m in shapes.SHIPPED if shapes.shape(shapes.load_config(m)).model_type in memory.coefficients()]
 
 
 def job(model: str = "llama-3.2-3b", method: str = "full-bf16", **kw) -> memory.Job:

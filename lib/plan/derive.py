@@ -56,9 +56,12 @@ def _saved_bytes(model, ids, params) -> int:
     return sum(seen.values())
 
 
-# The architectures counted, by model_type; gpt-oss runs with eager attention only in transformers.
+# The architectures counted, by model_type, with the attention kinds each runs. gpt-oss (eager only in
+# transformers) is left out of main(): on its small instances the fit misses by 5 % and gives terms of
+# the wrong sign (its routing sends a different number of tokens to each expert), so its coefficients
+# would not extrapolate to real sizes; `fit("gpt_oss", "full", "eager")` shows it.
 MODEL_TYPES = {"llama": ("sdpa", "eager"), "mistral": ("sdpa", "eager"), "qwen2": ("sdpa", "eager"),
-               "olmo2": ("sdpa", "eager"), "gpt_oss": ("eager",)}
+               "olmo2": ("sdpa", "eager")}
 # A mixture of experts' instances: (experts, experts per token), cycled over the grid.
 ROUTING = [(4, 2), (8, 2), (4, 1), (6, 3), (8, 4)]
 
@@ -95,12 +98,21 @@ def features(dims, attention: str, routing=(1, 1)) -> list[float]:
     return [layers * seq * f for f in per_layer] + [seq * hidden, seq * head_dim, seq * vocab, seq * seq if attention == "eager" else 0]
 
 
+def aligned(dims):
+    """The same instance with its widths rounded up to multiples of 8 (gpt-oss's grouped matrix
+    products on the CPU need rows of 16 bytes)."""
+    hidden, heads, kv_heads, head_dim, ffn, vocab, layers, seq = dims
+    up = lambda n: -(-n // 8) * 8  # noqa: E731
+    return (up(hidden), heads, kv_heads, up(head_dim), up(ffn), vocab, layers, seq)
+
+
 def fit(model_type: str, method: str, attention: str) -> dict[str, float]:
     import numpy as np
 
-    routings = [ROUTING[k % len(ROUTING)] if model_type == "gpt_oss" else (1, 1) for k in range(len(GRID))]
-    rows = [features(d, attention, r) for d, r in zip(GRID, routings)]
-    ys = [measure(model_type, method, attention, d, r) for d, r in zip(GRID, routings)]
+    grid = [aligned(d) for d in GRID] if model_type == "gpt_oss" else GRID
+    routings = [ROUTING[k % len(ROUTING)] if model_type == "gpt_oss" else (1, 1) for k in range(len(grid))]
+    rows = [features(d, attention, r) for d, r in zip(grid, routings)]
+    ys = [measure(model_type, method, attention, d, r) for d, r in zip(grid, routings)]
     names = [f"layer.{f}" for f in FEATURES] + [f"outside.{f}" for f in OUTSIDE]
     a = np.array(rows, dtype=float)
     keep = [k for k in range(len(names)) if a[:, k].any()]  # the sizes this architecture and attention have

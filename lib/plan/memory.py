@@ -102,7 +102,7 @@ def _activation_key(job: Job) -> str:
         method = "lora-qv"
     else:
         raise PlanError("targets_not_derived", names=",".join(job.targets))
-    if job.shape.arch not in coefficients():
+    if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
     return f"{method}.{job.attention}"
 
@@ -110,7 +110,7 @@ def _activation_key(job: Job) -> str:
 def _per_token(job: Job) -> tuple[float, float]:
     """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
     key = _activation_key(job)  # refuses an architecture or targets not derived
-    c = coefficients()[job.shape.arch]
+    c = coefficients()[job.shape.model_type]
     for part in key.split("."):
         c = c[part]
     s = job.shape
