@@ -81,7 +81,7 @@ $(MEASURE_STAMP): requirements-measure.txt
 	touch $(MEASURE_STAMP)
 
 measure: $(if $(filter $(MEASURE_VENV)/bin/python,$(MEASURE_PY)),$(MEASURE_STAMP))
-	$(MEASURE_PY) -m lib.measure.run $(ARGS)
+	$(MEASURE_PY) -m lib.measure.harness $(ARGS)
 
 clean:
 	rm -rf _build

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lib.measure import compare, configurations as conf, run, schema
+from lib.measure import compare, configurations as conf, harness as run, schema
 from lib.measure.configurations import Configuration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,7 +347,7 @@ def test_compare_refuses_what_is_not_bytes():
 # -------------------------------------------------------------------------------- run helpers
 
 def test_the_pure_parts_and_the_script_import_no_torch():
-    code = ("import sys, lib.measure.run, lib.measure.compare, lib.measure.schema; "
+    code = ("import sys, lib.measure.harness, lib.measure.compare, lib.measure.schema; "
             "print(sorted(m for m in ('torch', 'transformers', 'peft', 'bitsandbytes') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

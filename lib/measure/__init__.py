@@ -4,9 +4,9 @@
   skipped, with the reason;
 - schema: the results' schema, one record per configuration, and its validation;
 - compare: a memory model's figures against the measured ones, with residuals and tolerances;
-- run: the GPU script (`make measure`, `python -m lib.measure.run`), which alone imports torch,
+- harness: the GPU script (`make measure`, `python -m lib.measure.harness`), which alone imports torch,
   transformers, peft and bitsandbytes, and only when it runs.
 
-Everything but `run` imports nothing beyond the standard library, so `make test` checks it with the
+Everything but `harness` imports nothing beyond the standard library, so `make test` checks it with the
 book's own requirements. README.md beside this file says what is measured and how to run it.
 """

@@ -1,4 +1,4 @@
-"""The measurement harness: `make measure`, or `python -m lib.measure.run [--models ...] [--out DIR]`.
+"""The measurement harness: `make measure`, or `python -m lib.measure.harness [--models ...] [--out DIR]`.
 
 For each configuration of lib.measure.configurations, on a GPU: the model built from its config with
 random weights (nothing downloaded: memory and speed do not depend on the weights' values), a few
@@ -367,7 +367,7 @@ def run_group(ctx: Context, chosen: list[Configuration], env: dict) -> list[dict
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(prog="python -m lib.measure.run", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m lib.measure.harness", description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", nargs="+", choices=list(MODELS), help=f"default: {' '.join(GPU_MODELS)}")
     parser.add_argument("--methods", nargs="+", choices=METHODS)
     parser.add_argument("--seqs", nargs="+", type=int, help="sequence lengths instead of the listed ones (a try)")
