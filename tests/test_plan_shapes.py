@@ -20,12 +20,13 @@ ACTIVE_KEY = {"gpt-oss-20b": "active_excluding_embeddings"}
 
 
 def printed(figure: str) -> tuple[float, float]:
-    """A printed count ("65.2B") as a number, and the tolerance it allows: 0.5 %, or half a unit of
-    its last printed digit when that is wider ("47B" is 47 ± 0.5 billion)."""
-    match = re.fullmatch(r"(\d+)(?:\.(\d+))?B", figure)
-    assert match, f"a card figure is printed as digits and B: {figure!r}"
-    value = float(figure[:-1]) * 1e9
-    half_unit = 0.5 * 10 ** -len(match.group(2) or "") * 1e9
+    """A printed count ("65.2B", "124M") as a number, and the tolerance it allows: 0.5 %, or half a
+    unit of its last printed digit when that is wider ("47B" is 47 ± 0.5 billion)."""
+    match = re.fullmatch(r"(\d+)(?:\.(\d+))?([MB])", figure)
+    assert match, f"a card figure is printed as digits and M or B: {figure!r}"
+    unit = {"M": 1e6, "B": 1e9}[match.group(3)]
+    value = float(figure[:-1]) * unit
+    half_unit = 0.5 * 10 ** -len(match.group(2) or "") * unit
     return value, max(0.005, half_unit / value)
 
 
@@ -37,7 +38,7 @@ def residual(name: str, kind: str, count=param_count) -> tuple[float, float]:
 
 def test_the_shipped_models_and_their_sources_are_the_same_list():
     assert set(SHIPPED) == set(SOURCES), "every shipped config has its source in SOURCES.toml, and no other"
-    assert {"llama-65b", "gpt-oss-20b", "llama-3.1-8b"} <= set(SHIPPED)
+    assert {"llama-65b", "gpt-oss-20b", "llama-3.1-8b", "llama-3.1-70b", "mistral-7b", "gpt2"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -58,13 +59,14 @@ def test_the_parameter_count_is_the_publishers(name, kind):
 
 
 def test_the_card_figures_cover_dense_and_mixture_of_experts_models():
-    assert {"llama-65b", "qwen2.5-7b", "gpt-oss-20b", "mixtral-8x7b-instruct"} <= {n for n, _ in CARD_FIGURES}
+    assert {"llama-65b", "qwen2.5-7b", "gpt-oss-20b", "mixtral-8x7b-instruct", "mistral-7b", "gpt2"} <= {n for n, _ in CARD_FIGURES}
     assert ("gpt-oss-20b", "active") in CARD_FIGURES
 
 
 def test_the_printed_figure_sets_the_tolerance():
     assert printed("65.2B") == (65.2e9, 0.005)
     assert printed("47B")[1] == pytest.approx(0.5 / 47)
+    assert printed("124M") == (124e6, 0.005)
 
 
 def _without(part):
