@@ -190,9 +190,9 @@ def a100_on_demand(i: Inputs) -> tuple[float, float]:
 
 
 def on_demand_span(hours: tuple[float, float], prices: tuple[float, float]) -> Figure:
-    """The basis's range: the fewest hours at the cheaper price to the most at the dearer."""
-    (h_low, h_high), (p_low, p_high) = costs.interval(*hours), costs.interval(*prices)
-    return Figure.between(compute.rental_cost(h_low, p_low), compute.rental_cost(h_high, p_high), "USD", decimals=1)
+    """The basis's range: the fewest hours at the cheaper price to the most at the dearer (the costs
+    chapter's interval product, as its own on-demand column)."""
+    return Figure.between(*costs.interval_product(hours, prices), "USD", decimals=1)
 
 
 def past_run(i: Inputs, run: str) -> Answer:

@@ -35,7 +35,7 @@ import tomllib
 from pathlib import Path
 
 from lib.plan.errors import PlanError
-from lib.plan.shapes import Shape, linear_modules, param_count
+from lib.plan.shapes import Shape, expert_modules, linear_modules, param_count
 
 METHODS = ("full-mixed", "full-bf16", "lora", "qlora")
 ATTENTIONS = ("sdpa", "eager")
@@ -134,10 +134,8 @@ def adapter_params(job: Job) -> int:
 
 def quantised_params(s: Shape) -> int:
     """The parameters bitsandbytes quantises: every linear layer of every layer (experts included)."""
-    return s.layers * sum(i * o * (s.experts if name in ("gate_proj", "up_proj", "down_proj", "w1", "w2", "w3",
-                                                           "experts.gate_up_proj", "experts.down_proj")
-                                   and s.experts > 1 else 1)
-                          for name, (i, o) in linear_modules(s).items())
+    per_expert = expert_modules(s)
+    return s.layers * sum(i * o * (s.experts if name in per_expert else 1) for name, (i, o) in linear_modules(s).items())
 
 
 def parts(job: Job) -> dict[str, float]:
