@@ -675,37 +675,3 @@ def ladder(i: Inputs, past_runs: dict[str, tuple[float, int]]) -> list[dict]:
         ("grok3", i.epoch_grok3_cost, epoch_month, "epochai2025trainingcosttrends"),
     ]
     return sorted(({"key": k, "usd": float(v), "dated": d, "source": s} for k, v, d, s in rungs), key=lambda r: r["usd"])
-
-
-# ---------------------------------------------------------------- one model, full fine-tuning against LoRA (the memory calculator)
-
-def models(i: Inputs) -> dict[str, dict[str, float]]:
-    """The chapter's models by key: sourced parameters, width and layers, and their activations (GB)
-    at the chapter's sequence length and batch, with every activation kept and with checkpointing."""
-    out = {}
-    for key, params, d_model, heads, layers in SIZES:
-        out[key] = {"params": i[params].value, "d_model": i[d_model].value, "layers": i[layers].value,
-                    "activations": model_activations(i, d_model, heads, layers, "none"),
-                    "activations_full": model_activations(i, d_model, heads, layers, "full")}
-    return out
-
-
-def memories(model: str, precision: str, rank: float, i: Inputs, *, checkpointing: bool = False
-             ) -> tuple[Memory, Memory]:
-    """Full fine-tuning and LoRA of one of the chapter's models (lib.training_memory), with
-    every activation kept or with gradient checkpointing."""
-    shapes = models(i)
-    if model not in shapes:
-        raise ValueError(f"unknown model {model!r}: use one of {', '.join(shapes)}")
-    if precision not in PRECISION_BITS:
-        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(PRECISION_BITS)}")
-    if not isinstance(checkpointing, bool):
-        raise ValueError(f"checkpointing is on or off (True or False), got {checkpointing!r}")
-    m = shapes[model]
-    acts = m["activations_full" if checkpointing else "activations"]
-    kw = dict(activations=acts, gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
-    full = training_memory(m["params"], "full", **kw)
-    adapters = lora_params(m["d_model"], m["layers"], i.lora_adapted_matrix_types, rank)
-    lora = training_memory(m["params"], "lora", adapter_params=adapters, weight_precision=precision,
-                             quant_constant_bits=i.qlora_constant_bits, **kw)
-    return full, lora

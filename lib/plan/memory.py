@@ -107,20 +107,30 @@ def _activation_key(job: Job) -> str:
     return f"{method}.{job.attention}"
 
 
-def _per_token(job: Job) -> tuple[float, float]:
-    """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
-    key = _activation_key(job)  # refuses an architecture or targets not derived
-    c = coefficients()[job.shape.model_type]
+def activation_keys(s: Shape) -> tuple[str, ...]:
+    """The method.attention keys derived for the shape's architecture (none when it is not derived)."""
+    found = coefficients().get(s.model_type, {})
+    return tuple(f"{method}.{attention}" for method, by_attention in found.items() for attention in by_attention)
+
+
+def terms(s: Shape, key: str) -> tuple[float, float, float, float]:
+    """Bytes kept per token for a method.attention key, as a constant and a slope on the sequence: in
+    one layer (layer, layer_seq) and outside the layers (outside, outside_seq: logits, loss, rotary tables)."""
+    c = coefficients()[s.model_type]
     for part in key.split("."):
         c = c[part]
-    s = job.shape
     layer = (c["layer_one"] + c["layer_hidden"] * s.hidden + c["layer_q"] * s.heads * s.head_dim
              + c["layer_kv"] * s.kv_heads * s.head_dim + c["layer_ffn"] * s.intermediate * s.experts_per_token
-             + c["layer_heads"] * s.heads + c.get("layer_heads_seq", 0) * s.heads * job.seq
-             + c.get("layer_seq", 0) * job.seq)
-    outside = (c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab
-               + c.get("outside_seq", 0) * job.seq)
-    return layer, outside
+             + c["layer_heads"] * s.heads)
+    layer_seq = c.get("layer_heads_seq", 0) * s.heads + c.get("layer_seq", 0)
+    outside = c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab
+    return layer, layer_seq, outside, c.get("outside_seq", 0)
+
+
+def _per_token(job: Job) -> tuple[float, float]:
+    """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
+    layer, layer_seq, outside, outside_seq = terms(job.shape, _activation_key(job))  # refuses what is not derived
+    return layer + layer_seq * job.seq, outside + outside_seq * job.seq
 
 
 def adapter_params(job: Job) -> int:

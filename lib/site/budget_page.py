@@ -308,13 +308,6 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     for key in ("lora_full", "lora_lora", "qlora_7b_base", "peft_full", "peft_lora"):
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
-    # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA
-    # rank on W_q and W_v (the LoRA paper's adapters, not QLoRA's), beside the paper's one 48 GB GPU.
-    # Imported here: the calculator imports this module.
-    _, calc = budget.memories("llama65b", "nf4", i.lora_rank, i, checkpointing=True)
-    page.glue("B.calc.qlora65", _gb(calc.total).format(lang), display=False)
-    page.glue("B.calc.qlora65_fits", w["fits" if budget.fits(calc.total, i.qlora_65b_single_gpu) else "no_fit"],
-              display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
                         ("measured", measured_table), ("ladder", ladder_table)):
         page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
