@@ -67,17 +67,18 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     assert len(got) == len(want) == len(GRID)
     wrong = [(p, w, g) for p, w, g in zip(GRID, want, got) if w != g]
     assert not wrong, wrong[:2]
-    # The grid reaches every kind of line: fits, does not fit, unverified memory, no peak, no price, refused.
-    text = words(lang)["calculator_plan"]
+    # The grid reaches every kind of line the GPU table makes possible: fits, does not fit, unverified
+    # memory, no peak, no price.
+    text, gpus = words(lang)["calculator_plan"], list(load_gpus().values())
     fits = [w[6] for w in want]
-    for key in ("fits", "no_fit", "fits_unknown"):
+    for key, possible in (("fits", True), ("no_fit", True), ("fits_unknown", any(g.memory_gb is None for g in gpus))):
         head = text[key].split("{")[0]
-        assert any(f.startswith(head) for f in fits), key
-    assert text["no_peak"] in [w[7] for w in want]
+        assert any(f.startswith(head) for f in fits) == possible, key
+    assert (text["no_peak"] in [w[7] for w in want]) == any(g.bf16_flops is None for g in gpus)
+    assert (text["no_price"] in [w[9] for w in want]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
     # A sequence beyond the model's positions: two lines that say so, and no figure.
     beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
     assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)
-    assert text["no_price"] in [w[9] for w in want]
 
 
 @pytest.mark.parametrize("lang", LANGS)
