@@ -29,10 +29,12 @@ et al. 2023, Section 3):
   are some 6.4 GB (32 bits each, qlora.py's paged AdamW): the chapter glues them and says the total
   assumes them on the GPU.
 
-Those bytes per parameter are the book's defaults (ZeRO's mixed-precision Adam). Set against a
-published figure, the formula takes its publisher's own configuration instead, each from a sourced
-input: the LoRA paper's accounting (lora_paper_bytes), QLoRA's code (qlora_job), PEFT's benchmark
-(peft_rebuilt). The measurements, their kinds and tolerances are at the end of the module.
+Those bytes per parameter are the book's defaults (ZeRO's mixed-precision Adam), for the chapter's
+worked example. Set against the published memory figures, the chapter uses the book's planner instead
+(lib.plan: planner_jobs, planner_figure, measurements), each at its publisher's configuration and read as
+the publisher read it; the book's own GPU measurements (lib/data/measured) join that table by themselves.
+The LoRA paper's own accounting (lora_paper_bytes) and QLoRA's code (qlora_job) rebuild the paper's
+sums in the chapter's prose. The measurements, their kinds and tolerances are at the end of the module.
 
 Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
 no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
