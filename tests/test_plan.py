@@ -71,6 +71,9 @@ def test_checkpointing_keeps_less_and_costs_a_forward_pass():
     plain, checkpointed = job(seq=4096), job(seq=4096, checkpointing=True)
     assert memory.parts(checkpointed)["activations"] < memory.parts(plain)["activations"] / 4
     assert speed.flops_per_token(checkpointed) == pytest.approx(speed.flops_per_token(plain) * 8 / 6)
+    lora = job(method="lora")
+    # LoRA trains faster by the LoRA paper's measured speed-up, not by the third of the FLOPs its frozen weights skip.
+    assert speed.flops_per_token(job(method="full-bf16")) / speed.flops_per_token(lora) == pytest.approx(1.25)
 
 
 def test_the_methods_order_their_states():
@@ -143,3 +146,17 @@ def test_a_bad_config_file_is_refused(tmp_path, config, words):
     path.write_text(json.dumps(config), encoding="utf8")
     done = run("--config", str(path), "--method", "lora", "--seq", "16")
     assert done.returncode == 2 and words in done.stderr
+
+
+def test_the_gpu_table_s_prices_are_the_sourced_inputs_the_chapters_use():
+    """A price the chapters hold as a sourced input is read from it: one price, and a what-if moves the planner's cost."""
+    from lib.core.inputs import load_inputs
+    from lib.plan.gpus import load_gpus
+
+    i, gpus = load_inputs(), load_gpus()
+    for key, name in (("h100-sxm", "lambda_h100_sxm_1x"), ("h100-pcie", "lambda_h100_pcie_1x"),
+                      ("a100-80gb", "lambda_a100_sxm_8x")):
+        assert (gpus[key].price_usd_per_hour, gpus[key].price_seen) == (i[name].value, i[name].seen), key
+    dearer = i.replace("lambda_h100_sxm_1x", value=2 * i.lambda_h100_sxm_1x)
+    plain, moved = (speed.speed(job(), gpus["h100-sxm"], 1e9, i=x)["cost_usd"] for x in (i, dearer))
+    assert moved == pytest.approx(2 * plain)

@@ -28,7 +28,7 @@ from lib.core.currency import ecb_rate
 from lib.core.words import words
 from lib.plan import memory, speed
 from lib.plan.errors import PlanError, message
-from lib.plan.gpus import load_gpus
+from lib.plan.gpus import load_gpus, price
 from lib.plan.shapes import SHIPPED, linear_modules, load_config, param_count, shape
 from lib.site import charts
 
@@ -67,15 +67,13 @@ def models() -> tuple[str, ...]:
 
 
 def start(i: Inputs) -> dict:
-    """The start: the budget chapter's example (LLaMA 7B, LoRA at the sourced rank on W_q and W_v, its
-    sequence and batch) on the H100 SXM the first article rents, and the tokens its budget's hours
-    train there at the planner's speed: the readout starts at the budget's hours and price."""
-    settings = START | {"rank": int(i.lora_rank), "seq": budget.EXAMPLE_SEQ_LEN, "batch": budget.EXAMPLE_BATCH}
-    gpu = load_gpus()[settings["gpu"]]
-    j = job(*(settings[k] for k in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing", "attention")))
-    hours = budget.budget_usd(i) / gpu.price_usd_per_hour
-    per_second = speed.speed(j, gpu, 1.0, i=i)["tokens_per_second"]
-    return settings | {"tokens": round(hours * 3600 * per_second)}
+    """The start: the budget chapter's example (lib.chapters.budget.budget_job: LLaMA 7B, LoRA at the sourced
+    rank on W_q and W_v, its sequence and batch) on the H100 SXM the first article rents, and the tokens its
+    budget's hours train there (budget_lora, the book's answer): the readout starts at the budget's hours and price."""
+    lora = budget.budget_lora(i)
+    job = lora["job"]
+    return START | {"model": "llama-7b", "rank": job.rank, "seq": job.seq, "batch": job.batch, "gpu": lora["gpu"].key,
+                    "tokens": lora["tokens"]}
 
 
 def duration(hours: float) -> Figure:
@@ -259,9 +257,10 @@ def fields(i: Inputs) -> dict[str, str]:
         # A figure the GPU's source does not give is -1 (unverified): the lines say so.
         "gpu_memory": pick(sig["gpu"], {k: -1 if g.memory_gb is None else g.memory_gb for k, g in gpus.items()}),
         "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
-        "price": pick(sig["gpu"], {k: -1 if g.price_usd_per_hour is None else g.price_usd_per_hour for k, g in gpus.items()}),
-        "flops": f"({adapted} ? 4 : 6) * {per_model('active')} + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
-                 f" + 6 * datum.a",
+        "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
+        "flops": f"{i.flops_per_param_token!r} * {per_model('active')}"
+                 f" / ({sig['method']} == 'lora' ? {1 + i.lora_speedup!r} : 1)"
+                 f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)",
         "tps": f"{i.palm_mfu!r} * datum.bf16 / datum.flops",
         "trained": f"round(pow(10, {sig['tokens']}))",
         "hours": "datum.trained / datum.tps / 3600",

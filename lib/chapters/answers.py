@@ -92,10 +92,11 @@ def _row(i: Inputs, job: str, model: str) -> dict:
 def budget_buys(i: Inputs) -> Answer:
     """What the first article's budget buys: hours of one H100 SXM (the GPU the book's memory and
     throughput figures are for; the cheaper, slower PCIe gives the range's top), and what LoRA
-    fine-tuning of LLaMA 7B trains on in them."""
+    fine-tuning of LLaMA 7B trains on in them, by the planner (lib.chapters.budget.budget_lora, the job
+    the budget chapter's planner starts at)."""
     usd = budget.budget_usd(i)
     sxm, pcie = compute.hours_bought(usd, i.lambda_h100_sxm_1x), compute.hours_bought(usd, i.lambda_h100_pcie_1x)
-    lora = _row(i, "lora", "llama7b")
+    lora = budget.budget_lora(i)
     return Answer("budget_buys", Figure.of(sxm, "hour", decimals=1),
                   Figure.between(min(sxm, pcie), max(sxm, pcie), "hour", decimals=1), {
                       "eur": Figure.of(i.budget_eur, "EUR"),
@@ -104,7 +105,7 @@ def budget_buys(i: Inputs) -> Answer:
                       "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
                       "seen": i.seen_on("lambda_h100_sxm_1x"),
                       "lora": _word("fits" if lora["fits"] else "no_fit"),
-                      "tokens": Figure.of(lora["bought"], "token", compact=True, decimals=1),
+                      "tokens": Figure.of(lora["tokens"], "token", compact=True, decimals=1),
                       "pcie_hours": Figure.of(pcie, "hour", decimals=1),
                       "pcie_price": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                   })

@@ -291,6 +291,27 @@ def budget_usd(i: Inputs) -> float:
     return compute.convert(i.budget_eur, "EUR", "USD", i.budget_rate_date)
 
 
+def budget_job(i: Inputs) -> plan_memory.Job:
+    """The chapter's example as the planner runs it: LLaMA 7B (its shipped config), LoRA at the sourced rank
+    on W_q and W_v (the LoRA paper's adapters), the chapter's sequence and batch, fused attention, every
+    activation kept."""
+    return plan_memory.Job(plan_shapes.shape(plan_shapes.load_config("llama-7b")), "lora", seq=EXAMPLE_SEQ_LEN,
+                           batch=EXAMPLE_BATCH, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))
+
+
+def budget_lora(i: Inputs) -> dict:
+    """What the first article's budget buys of the chapter's example on the H100 SXM it rents, by the
+    planner: its peak, whether it fits, and the tokens the budget's hours train at PaLM's utilisation."""
+    from lib.plan.gpus import load_gpus, price
+
+    job, gpu = budget_job(i), load_gpus()["h100-sxm"]
+    hours = compute.hours_bought(budget_usd(i), price(gpu, i))
+    per_second = plan_speed.speed(job, gpu, 1.0, i=i)["tokens_per_second"]
+    peak = plan_memory.parts(job)["peak"]
+    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu),
+            "tokens": round(hours * compute.SECONDS_PER_HOUR * per_second)}
+
+
 def three_scales(i: Inputs) -> dict:
     """LLaMA 7B as four jobs: memory by part, and compute, A100-hours and dollars."""
     n = i.ft_example_params

@@ -1,10 +1,12 @@
 """How fast a job trains on a GPU, from a stated utilisation of its bf16 peak, and what a number of
 tokens costs there, in dollars and in euros.
 
-FLOPs per token, as the budget chapter counts them (6 per parameter and token to train every
-weight): a forward pass is 2 per active parameter, the backward pass 2 for the activations' gradients
-and 2 more for the weights' gradients, which frozen weights (LoRA, QLoRA) skip; gradient checkpointing
-runs the forward pass once more. The default utilisation is PaLM's measured model FLOPs utilisation,
+FLOPs per token, as the budget chapter counts them: k per active parameter (k = 6, flops_per_param_token:
+a forward pass of 2, a backward pass of 4); LoRA's divided by 1 + the speed-up the LoRA paper measured
+against full fine-tuning (lora_speedup, 25 % on GPT-3 175B: its frozen weights skip their gradients,
+which by FLOPs alone would save a third, but the measured run gained a quarter); QLoRA's not divided,
+since its paper reports no speed-up; gradient checkpointing runs the forward pass once more (2 per
+active parameter). The default utilisation is PaLM's measured model FLOPs utilisation,
 the one the budget chapter prices its jobs at; the euros are at the ECB rate of the day the budget
 chapter converts the first article's budget.
 """
@@ -14,17 +16,18 @@ from __future__ import annotations
 from lib.core.currency import ecb_rate
 from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
-from lib.plan.gpus import Gpu
-from lib.plan.memory import Job, adapter_params
+from lib.plan.gpus import Gpu, price
+from lib.plan.memory import Job
 from lib.plan.shapes import param_count
 
 CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
 
 
-def flops_per_token(job: Job) -> float:
+def flops_per_token(job: Job, i: Inputs | None = None) -> float:
+    i = load_inputs() if i is None else i
     active = param_count(job.shape)["active"]
-    passes = 2 + 2 + (0 if job.adapted else 2) + (2 if job.checkpointing else 0)
-    return passes * active + 6 * adapter_params(job)
+    trained = i.flops_per_param_token * active / (1 + i.lora_speedup if job.method == "lora" else 1)
+    return trained + (2 * active if job.checkpointing else 0)
 
 
 def fits(peak_bytes: float, gpu: Gpu) -> bool | None:
@@ -45,10 +48,10 @@ def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs
     out = {"mfu": mfu, "tokens_per_second": None, "hours": None, "cost_usd": None, "cost_eur": None}
     if gpu.bf16_flops is None:
         return out
-    tps = mfu * gpu.bf16_flops / flops_per_token(job)
+    tps = mfu * gpu.bf16_flops / flops_per_token(job, i)
     hours = tokens / tps / 3600
     out |= {"tokens_per_second": tps, "hours": hours}
-    if gpu.price_usd_per_hour is not None:
-        usd = hours * gpu.price_usd_per_hour
+    if price(gpu, i) is not None:
+        usd = hours * price(gpu, i)
         out |= {"cost_usd": usd, "cost_eur": usd / ecb_rate("USD", i.budget_rate_date)}
     return out
