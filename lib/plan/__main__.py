@@ -34,7 +34,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seq")
     p.add_argument("--batch", default="1")
     p.add_argument("--checkpointing", action="store_true")
-    p.add_argument("--attention", default="sdpa", help=" | ".join(memory.ATTENTIONS))
+    p.add_argument("--attention", help=" | ".join(memory.ATTENTIONS) + " (default: sdpa, or eager where the model runs no other)")
     p.add_argument("--gpu")
     p.add_argument("--tokens", default="1e9")
     p.add_argument("--mfu", help="the utilisation of the GPU's bf16 peak (default: the budget chapter's)")
@@ -64,7 +64,9 @@ def plan(args: argparse.Namespace) -> dict:
         if getattr(args, option) is None:
             raise PlanError("missing_option", name=f"--{option}")
     targets = memory.ALL_LINEAR if args.targets == memory.ALL_LINEAR else tuple(t for t in args.targets.split(",") if t)
-    job = memory.Job(shape(load_config(args.config)), args.method, seq=_whole("seq", args.seq),
+    s = shape(load_config(args.config))
+    args.attention = args.attention or memory.default_attention(s)
+    job = memory.Job(s, args.method, seq=_whole("seq", args.seq),
                      batch=_whole("batch", args.batch), checkpointing=args.checkpointing, attention=args.attention,
                      rank=_whole("rank", args.rank), targets=targets)
     parts = memory.parts(job)

@@ -16,15 +16,20 @@ from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
 from lib.plan.gpus import Gpu
 from lib.plan.memory import Job, adapter_params
-from lib.plan.shapes import param_count
+from lib.plan.shapes import expert_parameters, param_count
 
 CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
 
 
 def flops_per_token(job: Job) -> float:
+    """FLOPs per token trained; a layer whose experts PEFT adapts (memory.Job.expert_layers) computes the
+    gradient of its whole routed expert stacks, weight plus B·A, as full training would: 2 more per
+    active expert parameter of those layers."""
     active = param_count(job.shape)["active"]
     passes = 2 + 2 + (0 if job.adapted else 2) + (2 if job.checkpointing else 0)
-    return passes * active + 6 * adapter_params(job)
+    stacks = expert_parameters(job.shape)
+    adapted_experts = job.expert_layers * job.shape.experts_per_token * sum(i * o for i, o in stacks.values())
+    return passes * active + 2 * adapted_experts + 6 * adapter_params(job)
 
 
 def fits(peak_bytes: float, gpu: Gpu) -> bool | None:
