@@ -215,3 +215,14 @@ def test_a_mixture_of_experts_refuses_what_was_not_derived():
         job("mixtral-8x7b-instruct", method="lora", targets="all-linear", target_parameters=EXPERTS)
     assert memory.default_attention(shapes.shape(shapes.load_config("gpt-oss-20b"))) == "eager"
     assert memory.default_attention(shapes.shape(shapes.load_config("mixtral-8x7b-instruct"))) == "sdpa"
+
+
+def test_the_command_takes_target_parameters_and_their_layers(capsys):
+    args = ["--config", "gpt-oss-20b", "--method", "lora", "--rank", "8", "--targets", "all-linear", "--seq", "2048",
+            "--batch", "4", "--checkpointing", "--json"]
+    assert main(args) == 0
+    plain = json.loads(capsys.readouterr().out)["memory_gb"]["adapters"]
+    assert main(args + ["--target-parameters", "experts.gate_up_proj,experts.down_proj", "--parameter-layers", "7,15,23"]) == 0
+    adapted = json.loads(capsys.readouterr().out)["memory_gb"]["adapters"]
+    assert adapted == pytest.approx(4 * memory.adapter_params(job("gpt-oss-20b", **COOKBOOK)) / 1e9) and adapted > 3 * plain
+    assert main(args + ["--target-parameters", "experts.gate_up_proj", "--parameter-layers", "7,x"]) == 2
