@@ -160,3 +160,89 @@ def test_the_gpu_table_s_prices_are_the_sourced_inputs_the_chapters_use():
     dearer = i.replace("lambda_h100_sxm_1x", value=2 * i.lambda_h100_sxm_1x)
     plain, moved = (speed.speed(job(), gpus["h100-sxm"], 1e9, i=x)["cost_usd"] for x in (i, dearer))
     assert moved == pytest.approx(2 * plain)
+
+
+# ---------------------------------------------------------------- mixtures of experts (gpt-oss, Mixtral)
+
+TINY = {"hidden_size": 64, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "intermediate_size": 128,
+        "vocab_size": 256, "num_hidden_layers": 4, "max_position_embeddings": 128, "num_local_experts": 4,
+        "num_experts_per_tok": 2}
+EXPERTS = ("experts.gate_up_proj", "experts.down_proj")
+
+
+@pytest.mark.parametrize("model_type, targets, target_parameters, layers, peft_count", [
+    ("gpt_oss", "all-linear", (), None, 14336), ("gpt_oss", ("q_proj", "v_proj"), (), None, 7168),
+    ("gpt_oss", "all-linear", EXPERTS, (1, 3), 47104), ("mixtral", "all-linear", (), None, 123008),
+    ("mixtral", ("q_proj", "v_proj"), (), None, 7168)])
+def test_adapter_counts_are_peft_s_on_tiny_instances(model_type, targets, target_parameters, layers, peft_count):
+    """PEFT 0.21.2's trainable parameters (rank 8) on tiny instances transformers 5.25 built from TINY,
+    counted with /tmp/cvenv: gpt-oss's "all-linear" adapts the attention only, its experts through
+    target_parameters (rank × experts × (in + out) each); Mixtral's "all-linear" adapts its router and
+    both expert stacks too, the fused gate_up_proj at twice the rank (shapes.all_linear_parameters)."""
+    s = shapes.shape({"model_type": model_type, **TINY})
+    j = memory.Job(s, "lora", seq=32, rank=8, targets=targets, target_parameters=target_parameters, parameter_layers=layers,
+                   attention="eager")
+    assert memory.adapter_params(j) == peft_count
+
+
+def test_bitsandbytes_quantises_a_mixture_of_experts_attention_only():
+    """bitsandbytes 0.50.2 through transformers 5.25 on the same tiny instances (on the CPU): Params4bit
+    for q, k, v, o only, 49,152 weights; experts and router stay parameters that
+    prepare_model_for_kbit_training casts to fp32."""
+    for model_type in ("gpt_oss", "mixtral"):
+        s = shapes.shape({"model_type": model_type, **TINY})
+        assert memory.quantised_params(s) == 49152
+    oss = shapes.shape(shapes.load_config("gpt-oss-20b"))
+    experts = shapes.param_count(oss)["total"] - shapes.param_count(dataclasses_replace(oss, experts=1))["total"]
+    qlora = memory.parts(memory.Job(oss, "qlora", seq=512, attention="eager"))["weights"]
+    assert qlora > 4 * experts  # the experts in fp32: more than twice what LoRA's bf16 weights hold for them
+
+
+def dataclasses_replace(s, **kw):
+    import dataclasses
+
+    return dataclasses.replace(s, **kw)
+
+
+COOKBOOK = dict(method="lora", seq=2048, batch=4, checkpointing=True, attention="eager", rank=8, targets="all-linear",
+                target_parameters=EXPERTS, parameter_layers=(7, 15, 23))
+
+
+def test_openai_s_gpt_oss_20b_example_fits_one_h100():
+    """OpenAI's cookbook (fine-tune-transfomers.ipynb): gpt-oss-20b, LoRA r 8 on all-linear and the
+    experts of layers 7, 15, 23, bf16, eager, checkpointing, batch 4 of 2,048 tokens, "designed to be
+    run on a single H100 GPU with 80GB of memory"; without checkpointing it would not fit."""
+    j = job("gpt-oss-20b", **COOKBOOK)
+    peak = memory.parts(j)["peak"]
+    assert speed.fits(peak, gpu("h100-sxm")) is True and 60e9 < peak < 75e9
+    assert memory.adapter_params(j) == 15_040_512
+    assert speed.fits(memory.parts(job("gpt-oss-20b", **(COOKBOOK | {"checkpointing": False})))["peak"], gpu("h100-sxm")) is False
+
+
+def test_adapted_experts_keep_their_whole_stack_per_layer():
+    """A layer whose experts PEFT adapts keeps weight + B·A for the backward pass: each adapted layer
+    adds about 6 bytes × experts × hidden × ffn (gate_up and down in bf16)."""
+    s = shapes.shape(shapes.load_config("gpt-oss-20b"))
+    base = memory.parts(job("gpt-oss-20b", **(COOKBOOK | {"checkpointing": False, "target_parameters": ()})))["activations"]
+    one = memory.parts(job("gpt-oss-20b", **(COOKBOOK | {"checkpointing": False, "parameter_layers": (7,)})))["activations"]
+    assert one - base > 6 * s.experts * s.hidden * s.intermediate
+
+
+def test_a_mixture_of_experts_refuses_what_was_not_derived():
+    with pytest.raises(ValueError, match="sdpa"):
+        memory.parts(job("gpt-oss-20b", method="lora", attention="sdpa"))
+    with pytest.raises(ValueError, match="experts"):
+        job("mixtral-8x7b-instruct", method="lora", targets="all-linear", target_parameters=EXPERTS)
+    assert memory.default_attention(shapes.shape(shapes.load_config("gpt-oss-20b"))) == "eager"
+    assert memory.default_attention(shapes.shape(shapes.load_config("mixtral-8x7b-instruct"))) == "sdpa"
+
+
+def test_the_command_takes_target_parameters_and_their_layers(capsys):
+    args = ["--config", "gpt-oss-20b", "--method", "lora", "--rank", "8", "--targets", "all-linear", "--seq", "2048",
+            "--batch", "4", "--checkpointing", "--json"]
+    assert main(args) == 0
+    plain = json.loads(capsys.readouterr().out)["memory_gb"]["adapters"]
+    assert main(args + ["--target-parameters", "experts.gate_up_proj,experts.down_proj", "--parameter-layers", "7,15,23"]) == 0
+    adapted = json.loads(capsys.readouterr().out)["memory_gb"]["adapters"]
+    assert adapted == pytest.approx(4 * memory.adapter_params(job("gpt-oss-20b", **COOKBOOK)) / 1e9) and adapted > 3 * plain
+    assert main(args + ["--target-parameters", "experts.gate_up_proj", "--parameter-layers", "7,x"]) == 2

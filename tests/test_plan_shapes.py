@@ -11,7 +11,8 @@ import pytest
 from lib.plan import gpus as gpus_module
 from lib.plan import shapes
 from lib.plan.gpus import gpu, load_gpus
-from lib.plan.shapes import MODELS_DIR, SHIPPED, Shape, expert_modules, linear_modules, load_config, param_count, shape
+from lib.plan.shapes import (MODELS_DIR, SHIPPED, Shape, all_linear_parameters, expert_parameters, linear_modules, load_config,
+                              param_count, shape)
 
 SOURCES = tomllib.loads((MODELS_DIR / "SOURCES.toml").read_text(encoding="utf8"))
 CARD_FIGURES = [(name, kind) for name in SHIPPED for kind in ("total", "active") if f"card_{kind}" in SOURCES[name]]
@@ -129,11 +130,20 @@ def test_linear_modules_have_the_shapes_of_the_projections():
     llama = shape(load_config("llama-3.1-8b"))
     modules = linear_modules(llama)
     assert modules["q_proj"] == (4096, 4096) and modules["k_proj"] == (4096, 1024) and modules["down_proj"] == (14336, 4096)
-    assert not expert_modules(llama)
+    assert not expert_parameters(llama) and not all_linear_parameters(llama)
     oss = shape(load_config("gpt-oss-20b"))
     assert linear_modules(oss)["q_proj"] == (2880, 4096) and linear_modules(oss)["o_proj"] == (4096, 2880)
-    assert expert_modules(oss) == {"experts.gate_up_proj", "experts.down_proj"}
-    assert expert_modules(shape(load_config("mixtral-8x7b-instruct"))) == {"w1", "w2", "w3"}
+
+
+def test_a_mixture_of_experts_linear_layers_are_its_attention_s_and_its_experts_are_parameters():
+    """transformers 5 fuses gpt-oss's and Mixtral's experts into 3-D parameters: neither "all-linear"
+    nor bitsandbytes sees them as linear layers (checked on tiny instances: see lib.plan.memory)."""
+    oss, mixtral = (shape(load_config(n)) for n in ("gpt-oss-20b", "mixtral-8x7b-instruct"))
+    for s in (oss, mixtral):
+        assert set(linear_modules(s)) == {"q_proj", "k_proj", "v_proj", "o_proj"}
+        assert set(expert_parameters(s)) == {"experts.gate_up_proj", "experts.down_proj"}
+    assert expert_parameters(oss)["experts.gate_up_proj"] == (2880, 2 * 2880)
+    assert not all_linear_parameters(oss) and set(all_linear_parameters(mixtral)) == {"gate.weight", "experts.gate_up_proj", "experts.down_proj"}
 
 
 @pytest.mark.parametrize(("config", "message"), [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import json
+import itertools
 import math
 import string
 
@@ -29,7 +30,7 @@ from lib.core.words import words
 from lib.plan import memory, speed
 from lib.plan.errors import PlanError, message
 from lib.plan.gpus import load_gpus, price
-from lib.plan.shapes import SHIPPED, linear_modules, load_config, param_count, shape
+from lib.plan.shapes import SHIPPED, load_config, param_count, shape
 from lib.site import charts
 
 # The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
@@ -58,8 +59,9 @@ def models() -> tuple[str, ...]:
     """The shipped models the planner computes every method and target of (its activations derived)."""
     def plannable(name: str) -> bool:
         try:
-            memory.parts(job(name, "lora", 1, "qv", 128, 1, False, "sdpa"))
-            memory.parts(job(name, "lora", 1, "all", 128, 1, False, "sdpa"))
+            attention = memory.default_attention(shape(load_config(name)))
+            for method, targets in itertools.product(memory.METHODS, TARGETS):
+                memory.parts(job(name, method, 1, targets, 128, 1, False, attention))
             return True
         except PlanError:
             return False
@@ -81,6 +83,17 @@ def duration(hours: float) -> Figure:
     return Figure.of(hours, "hour", decimals=1) if hours >= 1 else Figure.of(hours * 60, "minute", decimals=1)
 
 
+def _derived_attentions(s) -> list[str]:
+    """The attentions the planner's activations are derived with for the shape, in the planner's order."""
+    derived = {key.split(".")[1] for key in memory.activation_keys(s)}
+    return [a for a in memory.ATTENTIONS if a in derived]
+
+
+def _attention_names(attentions: list[str], lang: str) -> str:
+    """The attentions as the list of options names them, short: "eager"; "fused (SDPA, the default)"."""
+    return ", ".join(a.split(" ")[0] for a in (words(lang)["calculator_plan"]["attentions"][x] for x in attentions))
+
+
 def limits(name: str) -> tuple[float, float]:
     """The lowest and highest value a slider takes, in the reader's units (tokens, not their power of ten)."""
     low, high, _ = RANGES[name]
@@ -93,11 +106,15 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     lines (the others empty); a PlanError for any other setting the planner refuses."""
     i = load_inputs() if inputs is None else inputs
     text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
-    positions = shape(load_config(model)).max_positions
-    if seq > positions:
+    s = shape(load_config(model))
+    if seq > s.max_positions:
         count = lambda n: Figure.of(n, "count").format(lang)  # noqa: E731
         return dict.fromkeys(LINES, "") | {LINES[0]: text["beyond"].format(seq=count(seq)),
-                                           LINES[1]: text["beyond_more"].format(positions=count(positions))}
+                                           LINES[1]: text["beyond_more"].format(positions=count(s.max_positions))}
+    derived = _derived_attentions(s)
+    if attention not in derived:
+        return dict.fromkeys(LINES, "") | {LINES[0]: text["no_attention"], LINES[1]: text["no_attention_more"].format(
+            attention=_attention_names(derived, lang))}
     j = job(model, method, rank, targets, seq, batch, checkpointing, attention)
     g = load_gpus()[gpu] if gpu in load_gpus() else None
     if g is None:
@@ -204,15 +221,16 @@ def constants(i: Inputs) -> dict[str, dict[str, float]]:
     for name in models():
         s = shape(load_config(name))
         counts = param_count(s)
-        modules = linear_modules(s)
         out[name] = {"total": counts["total"], "active": counts["active"], "quantised": memory.quantised_params(s),
                      "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
-                     "adapters_qv": s.layers * sum(sum(modules[n]) for n in TARGETS["qv"]),
-                     "adapters_all": s.layers * sum(sum(v) for v in modules.values())}
+                     # LoRA's trainable parameters per unit of rank, as PEFT counts them (lib.plan.memory.adapter_params)
+                     **{f"adapters_{t}": memory.adapter_params(job(name, "lora", 1, t, 128, 1, False,
+                                                                   memory.default_attention(s))) for t in TARGETS},
+                     # the gradients of expert stacks an adapter on every linear layer reaches (Mixtral's)
+                     **{f"expert_flops_{t}": speed.adapted_expert_flops(job(name, "lora", 1, t, 128, 1, False,
+                                                                          memory.default_attention(s))) for t in TARGETS}}
         for key in memory.activation_keys(s):
-            layer, layer_seq, outside, outside_seq = memory.terms(s, key)
-            out[name] |= {f"{key}|layer": layer, f"{key}|layer_seq": layer_seq,
-                          f"{key}|outside": outside, f"{key}|outside_seq": outside_seq}
+            out[name] |= {f"{key}|{part}": value for part, value in memory.terms(s, key).items()}
     return out
 
 
@@ -246,12 +264,16 @@ def fields(i: Inputs) -> dict[str, str]:
         "adapters_bytes": "4 * datum.a",
         "layer": f"{by_key('layer')} + {by_key('layer_seq')} * datum.seq",
         "outside": f"{by_key('outside')} + {by_key('outside_seq')} * datum.seq",
-        "saved": f"({sig['checkpointing']} ? {per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
-                 f" + datum.outside : {per_model('layers')} * datum.layer + datum.outside) * datum.tokens",
+        # per layer and step: an adapted expert stack and its factors, twice as wide in QLoRA's fp32 experts
+        "step": f"{by_key('step_fixed')} + ({sig['method']} == 'qlora' ? 2 : 1)"
+                f" * ({by_key('step_weights')} + {sig['rank']} * {by_key('step_rank')})",
+        "one_layer": "datum.layer * datum.tokens + datum.step",
+        "saved": f"({sig['checkpointing']} ? ({per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
+                 f" + datum.outside) * datum.tokens : {per_model('layers')} * datum.one_layer + datum.outside * datum.tokens)",
         "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
         "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * {per_model('vocab')} * datum.tokens"
-                 f" + ({sig['checkpointing']} ? datum.layer * datum.tokens : 0)",
-        "end": "datum.gradients_bytes + datum.layer * datum.tokens",
+                 f" + ({sig['checkpointing']} ? datum.one_layer : 0)",
+        "end": "datum.gradients_bytes + datum.one_layer",
         "activations_bytes": "datum.saved + datum.autocast",
         "peak_bytes": "datum.weights_bytes + datum.adapters_bytes + datum.optimizer_bytes + max(datum.begin, datum.end)",
         # A figure the GPU's source does not give is -1 (unverified): the lines say so.
@@ -260,13 +282,17 @@ def fields(i: Inputs) -> dict[str, str]:
         "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
         "flops": f"{i.flops_per_param_token!r} * {per_model('active')}"
                  f" / ({sig['method']} == 'lora' ? {1 + i.lora_speedup!r} : 1)"
-                 f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)",
+                 f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
+                 f" + ({adapted} ? ({sig['targets']} == 'all' ? {per_model('expert_flops_all')}"
+                 f" : {per_model('expert_flops_qv')}) : 0)",
         "tps": f"{i.palm_mfu!r} * datum.bf16 / datum.flops",
         "trained": f"round(pow(10, {sig['tokens']}))",
         "hours": "datum.trained / datum.tps / 3600",
         "usd": "datum.hours * datum.price",
         "eur": f"datum.usd / {rate!r}",
         "beyond": f"datum.seq > {per_model('positions')}",
+        "derived": pick(f"{sig['model']} + '|' + {sig['attention']}",
+                        {f"{m}|{a}": 1 for m in c for a in _derived_attentions(shape(load_config(m)))}),
     }
 
 
@@ -297,7 +323,12 @@ def lines(lang: str) -> dict[str, str]:
     positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(load_inputs()).items()})
     beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),
               LINES[1]: template(text["beyond_more"], positions=count(positions))}
-    return {key: f"(datum.beyond ? {beyond.get(key, chr(39) * 2)} : {value})" for key, value in out.items()}
+    not_derived = {LINES[0]: json.dumps(text["no_attention"], ensure_ascii=False),
+                   LINES[1]: pick(SIGNALS["model"], {m: json.dumps(text["no_attention_more"].format(
+                       attention=_attention_names(_derived_attentions(shape(load_config(m))), lang)), ensure_ascii=False)
+                       for m in models()}, expr=True)}
+    return {key: f"(datum.beyond ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
+                 f" : {value})" for key, value in out.items()}
 
 
 def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:

@@ -31,10 +31,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--method", help=" | ".join(memory.METHODS))
     p.add_argument("--rank", default="16")
     p.add_argument("--targets", default="q_proj,v_proj", help="modules to adapt, comma-separated, or all-linear")
+    p.add_argument("--target-parameters", default="", help="expert stacks to adapt (PEFT's target_parameters), comma-separated: "
+                   "experts.gate_up_proj,experts.down_proj")
+    p.add_argument("--parameter-layers", help="the layers whose experts to adapt, comma-separated (default: all)")
     p.add_argument("--seq")
     p.add_argument("--batch", default="1")
     p.add_argument("--checkpointing", action="store_true")
-    p.add_argument("--attention", default="sdpa", help=" | ".join(memory.ATTENTIONS))
+    p.add_argument("--attention", help=" | ".join(memory.ATTENTIONS) + " (default: sdpa, or eager where the model runs no other)")
     p.add_argument("--gpu")
     p.add_argument("--tokens", default="1e9")
     p.add_argument("--mfu", help="the utilisation of the GPU's bf16 peak (default: the budget chapter's)")
@@ -48,6 +51,13 @@ def _whole(name: str, text: str) -> int:
         return int(text)
     except (TypeError, ValueError):
         raise PlanError("bad_number", name=name, value=repr(text)) from None
+
+
+def _layer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise PlanError("bad_layers", value=repr(text), layers="?") from None
 
 
 def _real(name: str, text: str | None) -> float | None:
@@ -64,9 +74,14 @@ def plan(args: argparse.Namespace) -> dict:
         if getattr(args, option) is None:
             raise PlanError("missing_option", name=f"--{option}")
     targets = memory.ALL_LINEAR if args.targets == memory.ALL_LINEAR else tuple(t for t in args.targets.split(",") if t)
-    job = memory.Job(shape(load_config(args.config)), args.method, seq=_whole("seq", args.seq),
+    s = shape(load_config(args.config))
+    args.attention = args.attention or memory.default_attention(s)
+    job = memory.Job(s, args.method, seq=_whole("seq", args.seq),
                      batch=_whole("batch", args.batch), checkpointing=args.checkpointing, attention=args.attention,
-                     rank=_whole("rank", args.rank), targets=targets)
+                     rank=_whole("rank", args.rank), targets=targets,
+                     target_parameters=tuple(t for t in args.target_parameters.split(",") if t),
+                     parameter_layers=None if args.parameter_layers is None else tuple(
+                         _layer(t) for t in args.parameter_layers.split(",")))
     parts = memory.parts(job)
     out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}}
     if args.gpu:

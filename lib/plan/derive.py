@@ -20,12 +20,35 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "data" / "plan" / "activations.toml"
-FEATURES = ("one", "hidden", "q", "kv", "ffn", "heads", "experts", "heads_seq", "seq")  # per layer and token (one: a constant,
-# such as a LoRA adapter's rank-wide intermediate at the rank the instances use, 8; ffn: the feed-forward
-# width times the experts a token goes through; experts: the router's scores)
+FEATURES = ("one", "hidden", "q", "kv", "ffn", "heads", "experts", "heads_seq", "seq", "routed", "routed_hidden",
+            "kv_repeated")
+# per layer and token (one: a constant, such as a LoRA adapter's rank-wide intermediate at the rank the
+# instances use, 8; ffn: the feed-forward width times the experts a token goes through; experts: the
+# router's scores over every expert; routed and routed_hidden: a mixture of experts' copies of each token,
+# one per expert it is routed to, as indices and sorting (routed) and as rows of the width (routed_hidden),
+# which transformers' grouped experts keep for the backward pass; zero for a dense model; kv_repeated:
+# the keys' and values' width as eager attention keeps them after `repeat_kv`, which copies them to the
+# queries' width unless there is one key-value head (then a view, no copy): in place of kv for a mixture
+# of experts under eager attention, zero otherwise, so that the dense coefficients stay as derived)
 OUTSIDE = ("hidden", "head_dim", "vocab", "seq")  # per token, outside the layers (head_dim: the rotary
 # tables; seq: eager attention's causal mask)
+STEP = ("experts", "expert_weights", "expert_factors_hidden", "expert_factors_ffn")  # per layer and step,
+# whatever the tokens (experts: the grouped products' offsets, one int32 per expert; where the experts are
+# adapted only (ADAPTS_EXPERTS):
+# expert_weights, experts × hidden × ffn: PEFT's ParamWrapper builds each adapted expert stack, weight plus
+# B·A, for the forward pass, and the grouped product keeps it for the backward pass; expert_factors_*,
+# experts × hidden and experts × ffn: the copies of A and B in the weights' type it builds them from, at
+# the instances' rank, 8)
 METHODS = {"full": None, "lora-qv": ["q_proj", "v_proj"], "lora-all": "all-linear"}
+# A mixture of experts' experts are parameters, not linear layers. For gpt-oss "all-linear" leaves them
+# out, and PEFT adapts them only when `target_parameters` names them (lora-experts: all-linear and every
+# layer's experts). For Mixtral, whose experts and router were linear layers in transformers 4, PEFT
+# resolves "all-linear" to the attention's linears and, through target_parameters, the router and both
+# expert stacks (peft/utils/transformers_weight_conversion.py, _MOE_TARGET_MODULE_MAPPING; the fused
+# gate_up_proj, w1 and w3, at twice the rank): its lora-all adapts the experts already.
+EXPERT_PARAMETERS = ["experts.gate_up_proj", "experts.down_proj"]
+EXPERT_METHODS = {"gpt_oss": {**METHODS, "lora-experts": "all-linear"}}
+ADAPTS_EXPERTS = {("gpt_oss", "lora-experts"), ("mixtral", "lora-all")}
 
 # Small instances that separate the sizes: (hidden, heads, kv_heads, head_dim, ffn, vocab, layers, seq);
 # head_dim is set apart from hidden / heads so that the queries' width is not the hidden width.
@@ -56,14 +79,23 @@ def _saved_bytes(model, ids, params) -> int:
     return sum(seen.values())
 
 
-# The architectures counted, by model_type, with the attention kinds each runs. gpt-oss (eager only in
-# transformers) is left out of main(): on its small instances the fit misses by 5 % and gives terms of
-# the wrong sign (its routing sends a different number of tokens to each expert), so its coefficients
-# would not extrapolate to real sizes; `fit("gpt_oss", "full", "eager")` shows it.
+# The architectures counted, by model_type, with the attention kinds each runs in transformers
+# (gpt-oss: eager only, for its attention sinks; GptOssPreTrainedModel._supports_sdpa is False).
+#
+# A mixture of experts runs its experts the way transformers picks by default: `grouped_mm`
+# (PreTrainedModel.get_correct_experts_implementation, transformers/integrations/moe.py:
+# grouped_mm_experts_forward), on the CPU as on a CUDA GPU, both through torch.nn.functional.grouped_mm,
+# whose backward formula is the same on either device. It copies each token once per expert it is
+# routed to (tokens × experts_per_token rows, however unevenly the router spreads them), sorts them by
+# expert and runs one grouped product per projection: what it keeps grows with those copies, not with
+# how many tokens each expert receives. An earlier fit missed by 5 % because it had no feature for
+# those copies (routed, routed_hidden) and so gave terms of the wrong sign.
 MODEL_TYPES = {"llama": ("sdpa", "eager"), "mistral": ("sdpa", "eager"), "qwen2": ("sdpa", "eager"),
-               "olmo2": ("sdpa", "eager")}
+               "olmo2": ("sdpa", "eager"), "mixtral": ("sdpa", "eager"), "gpt_oss": ("eager",)}
+MOE = ("mixtral", "gpt_oss")
 # A mixture of experts' instances: (experts, experts per token), cycled over the grid.
 ROUTING = [(4, 2), (8, 2), (4, 1), (6, 3), (8, 4)]
+EXPERTS_IMPLEMENTATION = "grouped_mm"  # transformers' default; named so that a change of default shows
 
 
 def measure(model_type: str, method: str, attention: str, dims, routing=(1, 1)) -> int:
@@ -72,35 +104,49 @@ def measure(model_type: str, method: str, attention: str, dims, routing=(1, 1)) 
 
     hidden, heads, kv_heads, head_dim, ffn, vocab, layers, seq = dims
     extra = {}
-    if model_type == "gpt_oss":
-        extra = {"num_local_experts": routing[0], "num_experts_per_tok": routing[1]}
+    if model_type in MOE:
+        extra = {"num_local_experts": routing[0], "num_experts_per_tok": routing[1],
+                 "experts_implementation": EXPERTS_IMPLEMENTATION}
     config = AutoConfig.for_model(model_type, hidden_size=hidden, num_attention_heads=heads, num_key_value_heads=kv_heads,
                                   head_dim=head_dim, intermediate_size=ffn, vocab_size=vocab, num_hidden_layers=layers,
                                   max_position_embeddings=4 * seq, attn_implementation=attention, **extra)
     torch.manual_seed(0)
     model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
     model.train()
-    if METHODS[method] is not None:
+    targets = EXPERT_METHODS.get(model_type, METHODS)[method]
+    if targets is not None:
         from peft import LoraConfig, get_peft_model
 
-        model = get_peft_model(model, LoraConfig(r=8, target_modules=METHODS[method], lora_dropout=0.0))
+        extra = {"target_parameters": EXPERT_PARAMETERS} if method == "lora-experts" else {}
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=targets, lora_dropout=0.0, **extra))
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     ids = torch.randint(0, vocab, (1, seq))
     return _saved_bytes(model, ids, params)
 
 
-def features(dims, attention: str, routing=(1, 1)) -> list[float]:
+def features(dims, attention: str, routing=(1, 1), adapts_experts: bool = False) -> list[float]:
     hidden, heads, kv_heads, head_dim, ffn, vocab, layers, seq = dims
     experts, per_token = routing
-    per_layer = [1, hidden, heads * head_dim, kv_heads * head_dim, ffn * per_token, heads,
-                 experts if experts > 1 else 0, heads * seq if attention == "eager" else 0,
-                 seq if attention == "eager" else 0]
-    return [layers * seq * f for f in per_layer] + [seq * hidden, seq * head_dim, seq * vocab, seq * seq if attention == "eager" else 0]
+    moe = experts > 1
+    repeated = moe and attention == "eager"
+    per_layer = [1, hidden, heads * head_dim, 0 if repeated else kv_heads * head_dim, ffn * per_token, heads,
+                 experts if moe else 0, heads * seq if attention == "eager" else 0,
+                 seq if attention == "eager" else 0, per_token if moe else 0, per_token * hidden if moe else 0,
+                 kv_repeated_width(heads, kv_heads, head_dim) if repeated else 0]
+    return ([layers * seq * f for f in per_layer] + [seq * hidden, seq * head_dim, seq * vocab, seq * seq if attention == "eager" else 0]
+            + [layers * experts if moe else 0]
+            + [layers * experts * f if adapts_experts else 0 for f in (hidden * ffn, hidden, ffn)])
+
+
+def kv_repeated_width(heads: int, kv_heads: int, head_dim: int) -> int:
+    """The width of the keys and values eager attention keeps: `repeat_kv` copies them to every query
+    head, except with one key-value head, where its expand-and-reshape is a view of the original."""
+    return (heads if kv_heads > 1 else kv_heads) * head_dim
 
 
 def aligned(dims):
-    """The same instance with its widths rounded up to multiples of 8 (gpt-oss's grouped matrix
-    products on the CPU need rows of 16 bytes)."""
+    """The same instance with its widths rounded up to multiples of 8 (grouped matrix products need
+    rows of 16 bytes)."""
     hidden, heads, kv_heads, head_dim, ffn, vocab, layers, seq = dims
     up = lambda n: -(-n // 8) * 8  # noqa: E731
     return (up(hidden), heads, kv_heads, up(head_dim), up(ffn), vocab, layers, seq)
@@ -109,11 +155,14 @@ def aligned(dims):
 def fit(model_type: str, method: str, attention: str) -> dict[str, float]:
     import numpy as np
 
-    grid = [aligned(d) for d in GRID] if model_type == "gpt_oss" else GRID
-    routings = [ROUTING[k % len(ROUTING)] if model_type == "gpt_oss" else (1, 1) for k in range(len(grid))]
-    rows = [features(d, attention, r) for d, r in zip(grid, routings)]
+    if model_type in MOE:  # the grid twice, with two cycles of routings: more rows for the extra features
+        grid = [aligned(d) for d in GRID] * 2
+        routings = [ROUTING[k % len(ROUTING)] for k in range(len(GRID))] + [ROUTING[(k + 2) % len(ROUTING)] for k in range(len(GRID))]
+    else:
+        grid, routings = GRID, [(1, 1)] * len(GRID)
+    rows = [features(d, attention, r, (model_type, method) in ADAPTS_EXPERTS) for d, r in zip(grid, routings)]
     ys = [measure(model_type, method, attention, d, r) for d, r in zip(grid, routings)]
-    names = [f"layer.{f}" for f in FEATURES] + [f"outside.{f}" for f in OUTSIDE]
+    names = [f"layer.{f}" for f in FEATURES] + [f"outside.{f}" for f in OUTSIDE] + [f"step.{f}" for f in STEP]
     a = np.array(rows, dtype=float)
     keep = [k for k in range(len(names)) if a[:, k].any()]  # the sizes this architecture and attention have
     a = a[:, keep]
@@ -125,22 +174,51 @@ def fit(model_type: str, method: str, attention: str) -> dict[str, float]:
     return found
 
 
-def main() -> int:
+def _sections(text: str) -> tuple[str, dict[str, list[str]]]:
+    """A written file's header, and its sections (blocks between blank lines) by model_type, in order."""
+    header, *blocks = text.rstrip("\n").split("\n\n")
+    sections: dict[str, list[str]] = {}
+    for block in blocks:
+        table = next(line for line in block.split("\n") if line.startswith("["))
+        sections.setdefault(table[1:].split(".")[0], []).append(block)
+    return header, sections
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Derive every model type, or only those named (`python -m lib.plan.derive gpt_oss mixtral`): then
+    their sections are replaced in the written file, with a line saying when and with what, and every
+    other section is kept byte for byte."""
     import peft
     import torch
     import transformers
 
-    lines = [f"# Written by `python -m lib.plan.derive` on {dt.date.today().isoformat()} (torch {torch.__version__}, "
-             f"transformers {transformers.__version__}, peft {peft.__version__}): bytes the forward pass keeps for",
-             "# the backward pass, per token, bf16 weights and compute, batch 1; `layer.*` per layer. See lib/plan/derive.py."]
-    for model_type, attentions in MODEL_TYPES.items():
-        for method, attention in itertools.product(METHODS, attentions):
+    only = sys.argv[1:] if argv is None else argv
+    unknown = [m for m in only if m not in MODEL_TYPES]
+    if unknown:
+        print(f"unknown model types {unknown}; known: {', '.join(MODEL_TYPES)}", file=sys.stderr)
+        return 2
+    versions = (f"on {dt.date.today().isoformat()} (torch {torch.__version__}, transformers {transformers.__version__}, "
+                f"peft {peft.__version__})")
+    if only and OUT.is_file():
+        header, sections = _sections(OUT.read_text(encoding="utf8"))
+    else:
+        header = "\n".join([f"# Written by `python -m lib.plan.derive` {versions}: bytes the forward pass keeps for",
+                            "# the backward pass, per token, bf16 weights and compute, batch 1; `layer.*` per layer, `step.*`",
+                            "# per layer and step. See lib/plan/derive.py."])
+        sections = {}
+    for model_type in only or MODEL_TYPES:
+        blocks = []
+        for method, attention in itertools.product(EXPERT_METHODS.get(model_type, METHODS), MODEL_TYPES[model_type]):
             found = fit(model_type, method, attention)
-            lines.append(f"\n[{model_type}.{method}.{attention}]")
-            lines += [f"{k.replace('.', '_')} = {v}" for k, v in found.items()]
+            lines = [f"[{model_type}.{method}.{attention}]"] + [f"{k.replace('.', '_')} = {v}" for k, v in found.items()]
+            if only and not blocks:
+                lines.insert(0, f"# {model_type}: written by `python -m lib.plan.derive {model_type}` {versions}.")
+            blocks.append("\n".join(lines))
             print(model_type, method, attention, found, file=sys.stderr)
+        sections[model_type] = blocks
+    body = "\n\n".join(block for blocks in sections.values() for block in blocks)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text("\n".join(lines) + "\n", encoding="utf8")
+    OUT.write_text(header + "\n\n" + body + "\n", encoding="utf8")
     return 0
 
 

@@ -10,13 +10,21 @@ checkpointing on or off, and an attention kind. The methods, as the libraries ru
 - `lora`: frozen bf16 weights (2 bytes), adapters of rank r on the target modules, in fp32 as PEFT casts
   them, with their gradients and AdamW states (4 + 4 + 8 bytes per adapter parameter);
 - `qlora`: the linear layers in NF4 with double quantisation (4 bits, one 8-bit constant per 64 weights,
-  one fp32 constant per 256 of those), the rest (embeddings, output layer, norms) in fp32, as
-  PEFT's `prepare_model_for_kbit_training` casts them; adapters as for LoRA.
+  one fp32 constant per 256 of those), the rest (embeddings, output layer, norms, and a mixture of
+  experts' fused experts and router, which are parameters, not the `nn.Linear` layers bitsandbytes
+  replaces) in fp32, as PEFT's `prepare_model_for_kbit_training` casts every bf16 parameter it finds;
+  adapters as for LoRA.
+
+A LoRA adapter goes on linear layers (`targets`, PEFT's target_modules; "all-linear" leaves a mixture
+of experts' experts out, since they are fused parameters), and on a mixture of experts' expert stacks
+with PEFT's `target_parameters` (`target_parameters`, on the layers `parameter_layers`, all when None).
 
 Activations: what the forward pass keeps for the backward pass, per token, from coefficients derived
 by counting the saved tensors of small instances of each architecture (lib.plan.derive,
-lib/data/plan/activations.toml). With gradient checkpointing each layer keeps only its input (bf16),
-and one layer's activations are rebuilt at a time during the backward pass.
+lib/data/plan/activations.toml), and per layer and step for what does not grow with the tokens (a
+layer whose experts PEFT adapts keeps the whole adapted expert stack, weight plus B·A, in the weights'
+type). With gradient checkpointing each layer keeps only its input (bf16), and one layer's activations
+are rebuilt at a time during the backward pass.
 
 The peak: weights and optimizer states are alive all the time (the states from the first step on);
 the backward pass starts with every activation and the loss's gradient of the logits alive (fp32 and
@@ -35,7 +43,7 @@ import tomllib
 from pathlib import Path
 
 from lib.plan.errors import PlanError
-from lib.plan.shapes import Shape, expert_modules, linear_modules, param_count
+from lib.plan.shapes import Shape, all_linear_parameters, expert_parameters, linear_modules, param_count
 
 METHODS = ("full-mixed", "full-bf16", "lora", "qlora")
 ATTENTIONS = ("sdpa", "eager")
@@ -46,6 +54,7 @@ COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "activati
 NF4_BYTES = 0.5 + 1 / 64 + 4 / (64 * 256)
 LOSS_GRADIENT_BYTES = 6  # the logits' gradient at the start of the backward pass: fp32, then bf16
 LAYER_INPUT_BYTES = 2  # what a checkpointed layer keeps: its bf16 input
+DERIVED_RANK = 8  # the LoRA rank of the counted instances (lib.plan.derive)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +74,8 @@ class Job:
     # prepare_model_for_kbit_training casts them; 2 where a recipe casts them back to bf16 (qlora.py).
     # The norms stay in fp32 either way.
     embedding_bytes: float = 4
+    target_parameters: tuple[str, ...] = ()
+    parameter_layers: tuple[int, ...] | None = None
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -87,6 +98,17 @@ class Job:
                 unknown = [t for t in self.targets if t not in known]
                 if unknown or not self.targets:
                     raise PlanError("unknown_target", names=", ".join(unknown) or "—", known=", ".join(known), all=ALL_LINEAR)
+        if self.target_parameters:
+            known = expert_parameters(self.shape)
+            unknown = [t for t in self.target_parameters if t not in known]
+            if unknown or not self.adapted:
+                raise PlanError("unknown_target", names=", ".join(unknown) or ", ".join(self.target_parameters),
+                                known=", ".join(linear_modules(self.shape)), all=ALL_LINEAR)
+            if all_linear_parameters(self.shape):  # Mixtral: "all-linear" adapts every layer's experts already
+                raise PlanError("targets_not_derived", names=",".join(self.target_parameters))
+            if self.parameter_layers is not None and (
+                    not self.parameter_layers or any(not 0 <= n < self.shape.layers for n in self.parameter_layers)):
+                raise PlanError("bad_layers", value=repr(self.parameter_layers), layers=self.shape.layers)
 
     @property
     def adapted(self) -> bool:
@@ -96,6 +118,20 @@ class Job:
     def tokens(self) -> int:
         return self.seq * self.batch
 
+    @property
+    def all_linear(self) -> bool:
+        return self.adapted and (self.targets == ALL_LINEAR or set(self.targets) == set(linear_modules(self.shape)))
+
+    @property
+    def expert_layers(self) -> int:
+        """How many layers have their expert stacks adapted: those target_parameters names, or every
+        layer where "all-linear" adapts the experts (Mixtral, shapes.all_linear_parameters)."""
+        if self.target_parameters:
+            return self.shape.layers if self.parameter_layers is None else len(set(self.parameter_layers))
+        if self.all_linear and self.targets == ALL_LINEAR and all_linear_parameters(self.shape):
+            return self.shape.layers
+        return 0
+
 
 @functools.cache
 def coefficients() -> dict:
@@ -104,59 +140,100 @@ def coefficients() -> dict:
 
 
 def _activation_key(job: Job) -> str:
-    """The counted instance whose coefficients fit the job (lib/data/plan/activations.toml)."""
+    """The counted instance whose coefficients fit the job's layers (lib/data/plan/activations.toml);
+    those whose experts are adapted too use `lora-experts` (`_expert_key`)."""
     if not job.adapted:
         method = "full"
     elif job.targets == ALL_LINEAR or set(job.targets) == set(linear_modules(job.shape)):
         method = "lora-all"
-    elif set(job.targets) == {"q_proj", "v_proj"}:
+    elif set(job.targets) == {"q_proj", "v_proj"} and not job.target_parameters:
         method = "lora-qv"
     else:
-        raise PlanError("targets_not_derived", names=",".join(job.targets))
+        raise PlanError("targets_not_derived", names=",".join(job.targets if job.targets != ALL_LINEAR else [ALL_LINEAR]))
+    if job.target_parameters and (set(job.target_parameters) != set(expert_parameters(job.shape)) or method != "lora-all"
+                                  or f"lora-experts.{job.attention}" not in _flat(coefficients().get(job.shape.model_type, {}))):
+        raise PlanError("targets_not_derived", names=",".join(job.target_parameters))
     if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
+    if f"{method}.{job.attention}" not in _flat(coefficients()[job.shape.model_type]):
+        raise PlanError("attention_not_derived", name=job.shape.model_type, attention=job.attention)
     return f"{method}.{job.attention}"
+
+
+def default_attention(s: Shape) -> str:
+    """sdpa, transformers' default, where the architecture runs it; otherwise eager (gpt-oss, whose
+    attention sinks only its eager attention implements: GptOssPreTrainedModel._supports_sdpa is False)."""
+    derived = _flat(coefficients().get(s.model_type, {}))
+    return "sdpa" if not derived or any(k.endswith(".sdpa") for k in derived) else "eager"
+
+
+def _flat(table: dict) -> set[str]:
+    return {f"{m}.{a}" for m, by_attention in table.items() for a in by_attention}
 
 
 def activation_keys(s: Shape) -> tuple[str, ...]:
     """The method.attention keys derived for the shape's architecture (none when it is not derived)."""
-    found = coefficients().get(s.model_type, {})
-    return tuple(f"{method}.{attention}" for method, by_attention in found.items() for attention in by_attention)
+    return tuple(sorted(_flat(coefficients().get(s.model_type, {}))))
 
 
-def terms(s: Shape, key: str) -> tuple[float, float, float, float]:
-    """Bytes kept per token for a method.attention key, as a constant and a slope on the sequence: in
-    one layer (layer, layer_seq) and outside the layers (outside, outside_seq: logits, loss, rotary tables)."""
+def terms(s: Shape, key: str) -> dict[str, float]:
+    """What the counted instance `key` (method.attention) keeps, as sums over the shape's sizes: per token
+    in one layer (`layer`, and `layer_seq` per token of the sequence: eager attention's scores), per token
+    outside the layers (`outside`, `outside_seq`: logits, loss, rotary tables, the causal mask), and per
+    layer and step, not growing with the tokens (`step_fixed`; `step_weights`, an adapted expert stack,
+    and `step_rank`, its factors per unit of rank, both in bf16: twice that in QLoRA's fp32 experts)."""
     c = coefficients()[s.model_type]
     for part in key.split("."):
         c = c[part]
+    kv_repeated = (s.heads if s.kv_heads > 1 else s.kv_heads) * s.head_dim  # lib.plan.derive.kv_repeated_width
     layer = (c["layer_one"] + c["layer_hidden"] * s.hidden + c["layer_q"] * s.heads * s.head_dim
-             + c["layer_kv"] * s.kv_heads * s.head_dim + c["layer_ffn"] * s.intermediate * s.experts_per_token
-             + c["layer_heads"] * s.heads)
-    layer_seq = c.get("layer_heads_seq", 0) * s.heads + c.get("layer_seq", 0)
-    outside = c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab
-    return layer, layer_seq, outside, c.get("outside_seq", 0)
+             + c.get("layer_kv", 0) * s.kv_heads * s.head_dim + c.get("layer_kv_repeated", 0) * kv_repeated
+             + c["layer_ffn"] * s.intermediate * s.experts_per_token + c["layer_heads"] * s.heads
+             + c.get("layer_experts", 0) * s.experts + c.get("layer_routed", 0) * s.experts_per_token
+             + c.get("layer_routed_hidden", 0) * s.experts_per_token * s.hidden)
+    return {"layer": layer, "layer_seq": c.get("layer_heads_seq", 0) * s.heads + c.get("layer_seq", 0),
+            "outside": c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab,
+            "outside_seq": c.get("outside_seq", 0),
+            "step_fixed": c.get("step_experts", 0) * s.experts,
+            "step_weights": c.get("step_expert_weights", 0) * s.experts * s.hidden * s.intermediate,
+            "step_rank": (c.get("step_expert_factors_hidden", 0) * s.experts * s.hidden
+                          + c.get("step_expert_factors_ffn", 0) * s.experts * s.intermediate) / DERIVED_RANK}
 
 
-def _per_token(job: Job) -> tuple[float, float]:
-    """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
-    layer, layer_seq, outside, outside_seq = terms(job.shape, _activation_key(job))  # refuses what is not derived
-    return layer + layer_seq * job.seq, outside + outside_seq * job.seq
+def _bytes(job: Job, key: str) -> tuple[float, float, float]:
+    """Bytes kept per token in one layer, per token outside the layers, and per layer and step, by the
+    counted instance `key` (terms) at the job's sequence, method and rank."""
+    t = terms(job.shape, key)
+    weight_type = 2 if job.method == "qlora" else 1  # the adapted expert stack: bf16 for LoRA, fp32 after QLoRA's preparation
+    return (t["layer"] + t["layer_seq"] * job.seq, t["outside"] + t["outside_seq"] * job.seq,
+            t["step_fixed"] + weight_type * (t["step_weights"] + job.rank * t["step_rank"]))
+
+
+def _expert_key(job: Job) -> str:
+    """The counted instance for layers whose experts are adapted: gpt-oss's `lora-experts` (all-linear
+    and target_parameters), or Mixtral's `lora-all`, which adapts them already."""
+    return f"lora-experts.{job.attention}" if job.target_parameters else _activation_key(job)
 
 
 def adapter_params(job: Job) -> int:
-    """LoRA's trainable parameters: r × (in + out) for each target module of each layer."""
+    """LoRA's trainable parameters: r × (in + out) for each target module of each layer, what PEFT's
+    "all-linear" adapts through parameters (shapes.all_linear_parameters), and r × experts × (in + out)
+    for each expert stack target_parameters adapts (PEFT's ParamWrapper)."""
     if not job.adapted:
         return 0
     modules = linear_modules(job.shape)
     names = modules if job.targets == ALL_LINEAR else job.targets
-    return job.shape.layers * sum(job.rank * sum(modules[n]) for n in names)
+    stacks = expert_parameters(job.shape)
+    implied = all_linear_parameters(job.shape) if job.targets == ALL_LINEAR else {}
+    return (job.shape.layers * sum(job.rank * sum(modules[n]) for n in names)
+            + job.shape.layers * sum(job.rank * m * k * (i + o) for i, o, k, m in implied.values())
+            + job.expert_layers * sum(job.rank * job.shape.experts * sum(stacks[n]) for n in job.target_parameters))
 
 
 def quantised_params(s: Shape) -> int:
-    """The parameters bitsandbytes quantises: every linear layer of every layer (experts included)."""
-    per_expert = expert_modules(s)
-    return s.layers * sum(i * o * (s.experts if name in per_expert else 1) for name, (i, o) in linear_modules(s).items())
+    """The parameters bitsandbytes quantises: the weights of every linear layer of every layer
+    (`linear_modules`: not a mixture of experts' fused experts nor its router, which stay in bf16)."""
+    return s.layers * sum(i * o for i, o in linear_modules(s).values())
 
 
 def states(job: Job) -> dict[str, float]:
@@ -181,12 +258,19 @@ def parts(job: Job) -> dict[str, float]:
     """Bytes by part: weights, gradients, optimizer states, adapters (with their gradients and states),
     activations (saved for the backward pass), and the peak PyTorch allocates during a step."""
     st = states(job)
-    layer, outside = _per_token(job)
-    one_layer = layer * job.tokens
+    layer, outside, step = _bytes(job, _activation_key(job))
+    plain = job.shape.layers - job.expert_layers  # layers without adapted experts
+    per_layer = [layer * job.tokens + step] * min(plain, 1)
+    saved_layers = plain * (layer * job.tokens + step)
+    if job.expert_layers:
+        e_layer, _, e_step = _bytes(job, _expert_key(job))
+        per_layer.append(e_layer * job.tokens + e_step)
+        saved_layers += job.expert_layers * (e_layer * job.tokens + e_step)
+    one_layer = max(per_layer)
     if job.checkpointing:
         saved = (job.shape.layers * LAYER_INPUT_BYTES * job.shape.hidden + outside) * job.tokens
     else:
-        saved = (job.shape.layers * layer + outside) * job.tokens
+        saved = saved_layers + outside * job.tokens
     autocast = 2 * param_count(job.shape)["total"] if job.method == "full-mixed" else 0
     loss_gradient = LOSS_GRADIENT_BYTES * job.shape.vocab * job.tokens
     start = saved + autocast + loss_gradient + (one_layer if job.checkpointing else 0)

@@ -3,7 +3,9 @@
 `load_config` reads a shipped config (lib/data/models/<name>.json, sources in SOURCES.toml there) or
 any config.json; `shape` turns it into a `Shape`; `param_count` counts the parameters the
 transformers modeling code creates for that shape; `linear_modules` lists the linear layers a LoRA
-adapter can be put on, by the names PEFT targets them with.
+adapter can be put on, by the names PEFT targets them with; `expert_parameters` a mixture of experts'
+fused expert stacks, which PEFT adapts through `target_parameters`; `all_linear_parameters` what
+PEFT's "all-linear" adapts through them.
 
 The counts follow the modules of transformers' modeling files (modeling_llama.py, modeling_mistral.py,
 modeling_qwen2.py, modeling_olmo2.py, modeling_gpt2.py, modeling_mixtral.py, modeling_gpt_oss.py):
@@ -183,26 +185,44 @@ def param_count(s: Shape) -> dict[str, int]:
 
 
 def linear_modules(s: Shape) -> dict[str, tuple[int, int]]:
-    """The linear layers a LoRA adapter can be put on, by the name PEFT targets (the last part of the
-    module's name), with (in_features, out_features); one entry per name, present in every layer.
-    GPT-2's two `c_proj` are told apart as `attn.c_proj` and `mlp.c_proj`. Which are per expert:
-    `expert_modules`."""
+    """The linear layers (`nn.Linear`) a LoRA adapter can be put on, by the name PEFT targets (the last
+    part of the module's name), with (in_features, out_features); one entry per name, present in every
+    layer: what PEFT's `target_modules="all-linear"` adapts (it leaves out the output layer) and what
+    bitsandbytes quantises (transformers' replace_with_bnb_linear swaps only `nn.Linear` and GPT-2's
+    `Conv1D`). GPT-2's two `c_proj` are told apart as `attn.c_proj` and `mlp.c_proj`. A mixture of
+    experts in transformers 5 (gpt-oss, Mixtral) keeps its experts as fused 3-D parameters, not linear
+    layers, and its router as a parameter too: its linear layers are the attention's only; its experts
+    are `expert_parameters`."""
     q, kv = s.heads * s.head_dim, s.kv_heads * s.head_dim
     if s.arch == "gpt2":
         return {"c_attn": (s.hidden, 3 * s.hidden), "attn.c_proj": (s.hidden, s.hidden),
                 "c_fc": (s.hidden, s.intermediate), "mlp.c_proj": (s.intermediate, s.hidden)}
     modules = {"q_proj": (s.hidden, q), "k_proj": (s.hidden, kv), "v_proj": (s.hidden, kv), "o_proj": (q, s.hidden)}
-    if s.model_type == "gpt_oss":  # experts are fused parameters, adapted with PEFT's target_parameters
-        modules |= {"experts.gate_up_proj": (s.hidden, 2 * s.intermediate), "experts.down_proj": (s.intermediate, s.hidden)}
-    elif s.model_type == "mixtral":  # transformers 4.x names each expert's linears w1, w3 (h -> i), w2 (i -> h)
-        modules |= {"w1": (s.hidden, s.intermediate), "w3": (s.hidden, s.intermediate), "w2": (s.intermediate, s.hidden)}
-    else:
+    if s.experts == 1:
         modules |= {"gate_proj": (s.hidden, s.intermediate), "up_proj": (s.hidden, s.intermediate),
                     "down_proj": (s.intermediate, s.hidden)}
     return modules
 
 
-def expert_modules(s: Shape) -> frozenset[str]:
-    """The names in `linear_modules` that exist once per expert (`experts` copies per layer, of which
-    `experts_per_token` see each token); empty for a dense model."""
-    return frozenset(n for n in linear_modules(s) if s.experts > 1 and n not in ("q_proj", "k_proj", "v_proj", "o_proj"))
+def expert_parameters(s: Shape) -> dict[str, tuple[int, int]]:
+    """A mixture of experts' fused expert parameters, by the name PEFT's `target_parameters` matches
+    (`mlp.experts.gate_up_proj` in transformers 5's gpt-oss and Mixtral), with one expert's (in, out):
+    each holds `experts` such matrices per layer; empty for a dense model. PEFT adapts one with
+    rank × experts × (in + out) parameters (peft/tuners/lora/layer.py, ParamWrapper.update_layer)."""
+    if s.experts == 1:
+        return {}
+    return {"experts.gate_up_proj": (s.hidden, 2 * s.intermediate), "experts.down_proj": (s.intermediate, s.hidden)}
+
+
+def all_linear_parameters(s: Shape) -> dict[str, tuple[int, int, int, int]]:
+    """What PEFT's "all-linear" adapts besides `linear_modules`, through target_parameters: for Mixtral,
+    whose router and experts were linear layers (w1, w3, w2) in transformers 4, PEFT 0.21 maps those
+    names onto transformers 5's parameters (peft/utils/transformers_weight_conversion.py,
+    _MOE_TARGET_MODULE_MAPPING and _MOE_FUSED_TARGETS): the router `gate.weight` and both expert stacks,
+    the fused gate_up_proj (w1 and w3) at twice the rank. By name: (in, out, stacks, rank multiple);
+    PEFT adds rank × multiple × stacks × (in + out) parameters for each. Nothing for other models
+    (gpt-oss's experts were never linear layers: "all-linear" adapts its attention only)."""
+    if s.model_type != "mixtral":
+        return {}
+    return {"gate.weight": (s.hidden, s.experts, 1, 1), "experts.gate_up_proj": (s.hidden, 2 * s.intermediate, s.experts, 2),
+            "experts.down_proj": (s.intermediate, s.hidden, s.experts, 1)}

@@ -18,16 +18,25 @@ from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
 from lib.plan.gpus import Gpu, price
 from lib.plan.memory import Job
-from lib.plan.shapes import param_count
+from lib.plan.shapes import expert_parameters, param_count
 
 CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
 
 
+def adapted_expert_flops(job: Job) -> float:
+    """A layer whose experts PEFT adapts (memory.Job.expert_layers) computes the gradient of its whole routed
+    expert stacks, weight plus B·A, as full training would: 2 FLOPs per token more per active expert
+    parameter of those layers."""
+    stacks = expert_parameters(job.shape)
+    return 2 * job.expert_layers * job.shape.experts_per_token * sum(a * b for a, b in stacks.values())
+
+
 def flops_per_token(job: Job, i: Inputs | None = None) -> float:
+    """FLOPs per token trained (the module's docstring), with adapted_expert_flops."""
     i = load_inputs() if i is None else i
     active = param_count(job.shape)["active"]
     trained = i.flops_per_param_token * active / (1 + i.lora_speedup if job.method == "lora" else 1)
-    return trained + (2 * active if job.checkpointing else 0)
+    return trained + (2 * active if job.checkpointing else 0) + adapted_expert_flops(job)
 
 
 def fits(peak_bytes: float, gpu: Gpu) -> bool | None:
