@@ -168,6 +168,8 @@ def offline_renderer(spec: dict, **_) -> dict:
                   for leader in sorted(leaders)] if custom else []
         options = {"controls": controls, "messages": messages, "custom": custom,
                    "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
+        if usermeta.get("whole"):  # the powers' fields that take whole counts only (calculator.js)
+            options["whole"] = usermeta["whole"]
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
     # The element's id: for a chart with controls, its first control's name, the same in both
@@ -737,11 +739,12 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
-                  custom: dict | None = None) -> alt.Chart:
+                  custom: dict | None = None, usermeta: dict | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
-    `custom`: the preset's option that says they moved (live_spec)."""
+    `custom`: the preset's option that says they moved (live_spec); `usermeta`: more of it for the
+    page's controls (offline_renderer: "powers", "whole")."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -756,7 +759,7 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
-                  **({"custom": custom} if custom else {})},
+                  **({"custom": custom} if custom else {}), **(usermeta or {})},
     )
     return readable(chart, title_size=14)
 
@@ -815,20 +818,26 @@ def _half_even_expr(value: str, digits: int) -> str:
 
 def compact_count_expr(value: str, unit: str, lang: str) -> str:
     """A Vega expression writing a count of `unit` as Figure.of(v, unit, compact=True, decimals=1)
-    does, for 1e9 <= v < 1e15: 65.200 millones de parámetros, 1,4 billones de tokens (Spanish counts
-    thousands of millions in millions, to the hundred million) / 65.2 billion parameters, 1.4
-    trillion tokens (one decimal, none when it is zero; 999.95 billion and up read as a trillion)."""
+    does, for 1e6 <= v < 1e15: 124,4 millones de parámetros, 1 millón de tokens, 65.200 millones de
+    parámetros, 1,4 billones de tokens (Spanish counts thousands of millions in millions, to the
+    hundred million) / 124.4 million parameters, 65.2 billion parameters, 1.4 trillion tokens (one
+    decimal, none when it is zero; 999.95 million and up read as a billion, 999.95 billion and up as
+    a trillion, in both languages)."""
     many = fmt.unit_word(unit, lang, 2)
+    one_million, millions = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
+    rounded = _half_even_expr(f"{value} / 1e6", 1)
+    small = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one_million}' : ' {millions}')"
     if fmt.locale(lang) == "es_ES":
-        millions = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
+        thousands = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
         word, one, several = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 1e12, 2e12))
         rounded = _half_even_expr(f"{value} / 1e12", 1)
         big = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one}' : ' {several}')"
-        return f"({value} < 1e12 ? {millions} + ' {word}' : {big}) + ' de {many}'"
+        return (f"({value} < 999.95e6 ? {small} : {value} < 999.95e9 ? {thousands} + ' {word}' : {big})"
+                f" + ' de {many}'")
     billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 2e12))
-    small = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
+    middle = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
     big = f"format({_half_even_expr(f'{value} / 1e12', 1)}, ',.1~f') + ' {trillion}'"
-    return f"({value} < 999.95e9 ? {small} : {big}) + ' {many}'"
+    return f"({value} < 999.95e6 ? {small} : {value} < 999.95e9 ? {middle} : {big}) + ' {many}'"
 
 
 def percent_expr(value: str, lang: str, decimals: int = 1) -> str:
