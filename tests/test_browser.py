@@ -678,18 +678,20 @@ def test_each_compute_calculator_control_changes_its_readout_to_what_lib_compute
     texts = shows(first)
     assert all(line in texts for line in first.values()), (first, texts)
     names = words(lang)["calculator_compute"]["devices"]
-    for name, value in (("utilisation", "0.35"), ("params", "9.85"), ("tokens", "12.3"), ("peak", names["tpu_v4"]),
-                        ("price", "2.5"), ("params", "8"), ("tokens", "6.4"), ("peak", names["h100"]),
+    # What the controls hold: the start's exact values (between steps, where the sliders cannot say
+    # them) until each is moved; the parameters' and tokens' sliders hold powers of ten.
+    v = start(i)
+    for name, value in (("utilisation", "0.35"), ("params", "9.85"), ("tokens", "12.3"), ("peak", "tpu_v4"),
+                        ("price", "2.5"), ("params", "8"), ("tokens", "6.4"), ("peak", "h100"),
                         ("utilisation", "1"), ("price", "0.1")):
         if name == "peak":
-            controls[name].select_option(label=value)
+            controls[name].select_option(label=names[value])
+            v[name] = devices(i)[value]
         else:
             controls[name].fill(value)
-        v = {n: float(c.input_value()) for n, c in controls.items() if n != "peak"}
-        v |= {n: round(10 ** v[n]) for n in POWERS}
-        label = controls["peak"].evaluate("s => s.options[s.selectedIndex].textContent")
-        peak = devices(i)[next(key for key, text in names.items() if text == label)]
-        want = readout(lang, v["params"], v["tokens"], peak, v["utilisation"], v["price"], i)
+            assert controls[name].input_value() == value
+            v[name] = round(10 ** float(value)) if name in POWERS else float(value)
+        want = readout(lang, **v, i=i)
         texts = shows(want)
         assert all(line in texts for line in want.values()), (name, want, texts)
 
@@ -700,7 +702,7 @@ def test_the_compute_calculator_takes_exact_counts_typed_and_keeps_them_in_its_a
     124M's 124.439.808 parameters, not the slider's nearest step): the budget chapter's GPT-2
     pretraining, typed, reads the cost that chapter gives it; the address keeps the calculation, and
     opening it gives the same readout; the sliders' ends are typed as written (20.000.000.000.000
-    tokens, though 10 to the slider's end is 19999999999999.996); a count out of range or not whole
+    tokens, though 10 to the slider's end is 20000000000000.004); a count out of range or not whole
     gets the widgets' message and changes nothing."""
     import math
 

@@ -22,7 +22,8 @@
    named in `powers` moves by powers of ten: its field takes and writes 10 to the slider's value
    (the budget ladder's dollars; the compute calculator's parameters and tokens, which `whole` names:
    its field takes whole numbers only), exactly, not at the slider's step, within the limits as the
-   field writes them (10^13.30103 is 19999999999999.996, written and taken as 20.000.000.000.000).
+   field writes them, whole (10 to a slider's end may come back a few thousandths off the count it was
+   set from: 10^log10(2e13) is 20000000000000.004, written and taken as 20.000.000.000.000).
 
    Below the chart, a link to this calculation (its address, with the chart's anchor): following it
    copies it too, where the browser lets a page write to the clipboard, and says so.
@@ -114,7 +115,7 @@ window.bookCalculator = function (box, view, options) {
     note.setAttribute("aria-live", "polite");
     slider.closest("label").after(field, note);
     field.addEventListener("change", function () {
-      // A power's limits as its field writes them, whole (10^13.30103 is 19999999999999.996).
+      // A power's limits as its field writes them, whole (10^log10(2e13) is 20000000000000.004).
       var low = shown(binding.min), high = shown(binding.max);
       if (power) { low = Math.round(low); high = Math.round(high); }
       var typed = read(field.value);
