@@ -26,12 +26,12 @@ from lib.core.words import words
 # The controls' ranges, in the readout's units (parameters, tokens, a fraction of the peak, dollars per
 # device-hour). Parameters and tokens span fine-tuning runs and the largest pretraining runs, from a
 # hundred million parameters (GPT-2 124M, the budget chapter's smallest model) on a million tokens to
-# a trillion parameters on twenty trillion tokens: seven orders of magnitude that a slider of even
+# a trillion parameters on twenty trillion tokens: up to seven orders of magnitude that a slider of even
 # steps cannot cross on a phone, so their sliders move by powers of ten (POWERS, a step of a
 # hundredth of a power: 2.3 %), and the field beside each takes and writes the count itself
 # (book/_static/calculator.js), exactly: GPT-2 124M's 124,439,808 parameters, not the nearest step.
 # The price runs from cheap rates, well under the cheapest the book sources (a 3-year commitment's
-# 1.45 dollars per A100-hour), to 20 dollars per GPU-hour, four times the dearest it sources (AWS's
+# 1.45 dollars per A100-hour), to 20 dollars per GPU-hour, about four times the dearest it sources (AWS's
 # on-demand A100 of 2022), in cents. The fewest device-hours they give (the smallest run on the
 # fastest chip at full use) are under a second, written in device-seconds (device_time); the fewest
 # dollars, under a cent (cost_figure); the most dollars (largest run, slowest chip, lowest use,
