@@ -13,7 +13,7 @@ LIB = Path(__file__).resolve().parent.parent / "lib"
 LAYERS = {
     "core": {"core"},
     "plan": {"core", "plan"},
-    "chapters": {"core", "plan", "chapters"},
+    "chapters": {"core", "plan", "measure", "chapters"},
     "site": {"core", "plan", "chapters", "site"},
     "calculators": {"core", "plan", "chapters", "site", "calculators"},
     "measure": {"core", "plan", "measure"},

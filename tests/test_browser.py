@@ -10,6 +10,7 @@ Without Chromium the tests fail in CI (CI=true) and are skipped elsewhere.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 from urllib.parse import parse_qsl, urlsplit
 
@@ -560,41 +561,49 @@ def query(url: str) -> dict[str, str]:
     return dict(parse_qsl(urlsplit(url).query))
 
 
+def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
+    """The planner's readout from lib for the controls' values as the page holds them (non-empty lines)."""
+    from lib.calculators.planner import LINES, readout
+
+    lines = readout(lang, values["model"], values["method"], int(values["rank"]), values["targets"], int(values["seq"]),
+                    int(values["batch"]), checkpointing, values["attention"], values["gpu"],
+                    round(10 ** float(values["tokens"])))
+    return [lines[k] for k in LINES if lines[k]]
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
-    """Move each control of the budget chapter's memory calculator on the static page (the two
-    lists, the two sliders, then the checkpointing box) and read the readout: every line is what
-    lib.chapters.budget and lib.core.figure give for the same inputs, in the page's language, "fits" and "does not
-    fit" too."""
-    from lib.calculators.memory import LINES, SIGNALS, readout
+def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
+    """Move each control of the budget chapter's planner on the static page (the lists, the sliders,
+    the checkpointing box) and read the readout: every line is what lib.plan and lib.core.figure give for
+    the same settings, in the page's language, and none runs past the chart; a screen reader hears it."""
+    from lib.calculators.planner import SIGNALS
 
     page = _open(tab, base, f"{lang}/budget.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
-    assert all(c.count() == 1 for c in controls.values()), "the memory calculator's controls are missing"
+    assert all(c.count() == 1 for c in controls.values()), "the planner's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
-    # LLaMA 65B in nf4 does not fit an H100 with LoRA at rank 64, and fits a GPU of 120 GB; then
-    # checkpointing on, and the GPU down to 48 GB, where it fits only with checkpointing (QLoRA's case).
-    steps = (("model", "llama65b"), ("precision", "nf4"), ("rank", "64"), ("gpu", "120"), ("checkpointing", True),
-             ("gpu", "48"))
+    # QLoRA of LLaMA 65B on every linear layer at rank 64, four sequences of 2,048 with checkpointing, on
+    # an A100 80GB; eager attention; a hundred million tokens (10^8); then a sequence beyond its positions.
+    # The tokens move first: they start between two steps of their slider, where it cannot say what it holds.
+    steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
+             ("seq", "2048"), ("batch", "4"), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
+             ("seq", "4096"))
     for name, value in steps:
-        if name in ("model", "precision"):
-            controls[name].select_option(value)
-        elif name == "checkpointing":
+        if name == "checkpointing":
             controls[name].check()
+        elif controls[name].evaluate("e => e.tagName") == "SELECT":
+            controls[name].select_option(value)
         else:
             controls[name].fill(value)
         values = {n: c.input_value() for n, c in controls.items() if n != "checkpointing"}
         checkpointing = controls["checkpointing"].is_checked()
         assert (checkpointing if name == "checkpointing" else values[name]) == value
-        want = [readout(values["model"], values["precision"], float(values["rank"]), float(values["gpu"]), lang,
-                        checkpointing=checkpointing)[key] for key in LINES]
+        want = _planner_lines(lang, values, checkpointing)
         _readout_shows(page, chart, want, f"{name} = {value}")
-        # Every line within the chart: none runs past its box, on a phone or elsewhere.
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
                               " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
                               ".filter(t => t.getBoundingClientRect().right > box.right).map(t => t.textContent); }")
         assert not over, f"after {name} = {value}: lines run past the readout: {over}"
-        # A screen reader hears the new readout: its lines, in the polite live region beside the chart.
         said = "([el, want]) => { const p = el.nextElementSibling; return !!p && p.getAttribute('aria-live') === 'polite'" \
                " && want.every(w => p.textContent.includes(w)); }"
         try:
@@ -606,45 +615,51 @@ def test_each_memory_calculator_control_changes_its_readout_to_what_lib_computes
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
-    """The memory calculator set from its address shows what lib computes for it; moving a control
-    writes the new value into the address; the language switch carries the state; a value its
-    widget could not hold is left out (the chapter's own stays), with no error."""
-    from lib.calculators.memory import LINES, SIGNALS, START_MODEL, START_PRECISION, readout
+    """The planner set from its address shows what lib computes for it; moving a control writes the new
+    value into the address; the language switch carries the state; a value its widget could not hold
+    is left out (the chapter's own stays), with no error."""
+    from lib.calculators.planner import SIGNALS, start
     from lib.core.inputs import load_inputs
 
     other = next(x for x in LANGS if x != lang)
-    state = {"model": "llama65b", "precision": "nf4", "rank": "64", "gpu": "48", "checkpointing": "true"}
+    state = {"model": "llama-65b", "method": "qlora", "targets": "all", "rank": "64", "seq": "2048", "batch": "4",
+             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8"}
     query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
 
-    def shows(page, page_lang, model, precision, rank, gpu, checkpointing):
+    def shows(page, page_lang, expected: dict, checkpointing: bool):
+        """The readout for `expected` (the tokens' power of ten may be off the slider's steps: the slider
+        then shows its nearest step)."""
         controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
-        want = [readout(model, precision, rank, gpu, page_lang, checkpointing=checkpointing)[key] for key in LINES]
         chart = page.locator("div.vega-chart", has=controls["rank"])
-        _readout_shows(page, chart, want, f"opening {page.url}")
-        assert [controls[n].input_value() for n in ("model", "precision", "rank", "gpu")] == \
-            [model, precision, str(int(rank)), str(int(gpu))]
+        _readout_shows(page, chart, _planner_lines(page_lang, expected, checkpointing), f"opening {page.url}")
+        held = {n: controls[n].input_value() for n in expected}
+        assert {n: round(float(v), 2) if n == "tokens" else v for n, v in held.items()} == \
+            {n: round(float(v), 2) if n == "tokens" else v for n, v in expected.items()}
         assert controls["checkpointing"].is_checked() == checkpointing
         return controls
 
+    values = {k: v for k, v in state.items() if k != "checkpointing"}
     page = _open(tab, base, f"{lang}/budget.html?{query}")
-    controls = shows(page, lang, "llama65b", "nf4", 64, 48, True)
+    controls = shows(page, lang, values, True)
     controls["rank"].fill("16")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('mem_rank') === '16'", timeout=3000)
-    assert all(f"{SIGNALS[n]}={state[n]}" in page.url for n in ("model", "precision", "gpu", "checkpointing")), page.url
+    page.wait_for_function("() => new URLSearchParams(location.search).get('plan_rank') === '16'", timeout=3000)
+    assert all(f"{SIGNALS[n]}={state[n]}" in page.url for n in ("model", "method", "gpu", "checkpointing")), page.url
     anchor = page.locator("div.vega-chart", has=controls["rank"]).get_attribute("id")
     assert page.url.endswith("#" + anchor), page.url  # the calculation's anchor, the same in both languages
     page.click(f'.language-switch a[hreflang="{other}"]')
     page.wait_for_load_state("load")
-    assert f"/{other}/budget.html?" in page.url and "mem_rank=16" in page.url, page.url
-    shows(page, other, "llama65b", "nf4", 16, 48, True)
-    # The other language's page opens at the same calculator.
+    assert f"/{other}/budget.html?" in page.url and "plan_rank=16" in page.url, page.url
+    shows(page, other, values | {"rank": "16"}, True)
     top = page.locator(f"#{anchor}").evaluate("e => e.getBoundingClientRect().top")
     assert 0 <= top < page.viewport_size["height"], f"the calculator is at {top:.0f}px after the switch"
 
     # What no widget could hold (a rank of -5, an unknown model, a checkbox of "maybe") is left out.
-    bad = f"{SIGNALS['rank']}=-5&{SIGNALS['model']}=gpt9&{SIGNALS['gpu']}=80&{SIGNALS['checkpointing']}=maybe"
+    bad = f"{SIGNALS['rank']}=-5&{SIGNALS['model']}=gpt9&{SIGNALS['gpu']}=a100-80gb&{SIGNALS['checkpointing']}=maybe"
     page = _open(tab, base, f"{lang}/budget.html?{bad}")
-    shows(page, lang, START_MODEL, START_PRECISION, load_inputs().lora_rank, 80, False)
+    s = start(load_inputs())
+    shows(page, lang, {"model": s["model"], "method": s["method"], "targets": s["targets"], "rank": str(s["rank"]),
+                       "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": "a100-80gb",
+                       "tokens": str(math.log10(s["tokens"]))}, False)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -403,13 +403,23 @@ def test_a_model_config_is_read_as_shipped(tmp_path):
 
 
 def test_the_planners_configs_are_read_by_the_harness():
-    """Each model the harness measures whose config the planner ships is read from there; LLaMA 7B's
-    config.json was not found verbatim (lib/data/models/SOURCES.toml), so it is the one still missing."""
+    """Every model the GPU run measures has its config shipped by the planner (lib/data/models,
+    SOURCES.toml), and the harness reads it from there."""
     types = {"llama-7b": "llama", "llama-3.1-8b": "llama", "gpt-oss-20b": "gpt_oss"}
+    assert set(types) == set(conf.GPU_MODELS)
     shipped = {m for m in types if (run.MODELS_DIR / f"{m}.json").exists()}
-    assert set(types) - shipped == {"llama-7b"}
+    assert set(types) - shipped == set()
     for model in shipped:
         assert run.load_model_config(model)["model_type"] == types[model]
+
+
+def test_the_harness_counts_are_the_shipped_configs_counts():
+    """The models whose count configurations.py gives exactly (a checkpoint's count, not a card's
+    rounded figure) have the planner's count from the shipped config.json: one count, two readers."""
+    from lib.plan import shapes
+    for name in ("llama-7b", "llama-3.1-8b", "gpt2"):
+        counted = shapes.param_count(shapes.shape(shapes.load_config(name)))["total"]
+        assert conf.MODELS[name].parameters == counted, name
 
 
 def test_without_torch_a_run_says_what_to_install(capsys, monkeypatch):

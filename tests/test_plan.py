@@ -4,6 +4,7 @@ inputs (one line in the chosen language, exit status 2)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -83,7 +84,9 @@ def test_a_job_fits_a_gpu_by_its_peak_and_the_cuda_context():
     peak = memory.parts(job(model="llama-65b", method="full-bf16"))["peak"]
     assert speed.fits(peak, gpu("h100-sxm")) is False
     assert speed.fits(60e9, gpu("h100-sxm")) is True and speed.fits(79.5e9, gpu("h100-sxm")) is False
-    assert speed.fits(1e9, gpu("rtx-4090")) is None  # its memory is unverified
+    assert speed.fits(1e9, gpu("rtx-4090")) is True and speed.fits(24e9, gpu("rtx-4090")) is False
+    unknown = dataclasses.replace(gpu("rtx-4090"), memory_gb=None, unverified=("memory", "bf16", "price"))
+    assert speed.fits(1e9, unknown) is None  # a GPU whose memory is unverified: no verdict
 
 
 def test_speed_and_cost_follow_the_price_and_the_utilisation():

@@ -38,7 +38,7 @@ def residual(name: str, kind: str, count=param_count) -> tuple[float, float]:
 
 def test_the_shipped_models_and_their_sources_are_the_same_list():
     assert set(SHIPPED) == set(SOURCES), "every shipped config has its source in SOURCES.toml, and no other"
-    assert {"llama-65b", "gpt-oss-20b", "llama-3.1-8b", "llama-3.1-70b", "mistral-7b", "gpt2"} <= set(SHIPPED)
+    assert {"llama-7b", "llama-13b", "llama-65b", "gpt-oss-20b", "llama-3.1-8b", "llama-3.1-70b", "mistral-7b", "gpt2"} <= set(SHIPPED)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -59,7 +59,7 @@ def test_the_parameter_count_is_the_publishers(name, kind):
 
 
 def test_the_card_figures_cover_dense_and_mixture_of_experts_models():
-    assert {"llama-65b", "qwen2.5-7b", "gpt-oss-20b", "mixtral-8x7b-instruct", "mistral-7b", "gpt2"} <= {n for n, _ in CARD_FIGURES}
+    assert {"llama-7b", "llama-13b", "llama-65b", "qwen2.5-7b", "gpt-oss-20b", "mixtral-8x7b-instruct", "mistral-7b", "gpt2"} <= {n for n, _ in CARD_FIGURES}
     assert ("gpt-oss-20b", "active") in CARD_FIGURES
 
 
@@ -170,7 +170,8 @@ def test_the_gpus_are_the_ones_the_issue_names_with_sourced_figures():
     h100 = gpu("h100-sxm")
     assert (h100.memory_gb, h100.bf16_flops, h100.price_usd_per_hour) == (80, 989.5e12, 4.29)
     assert gpu("a100-80gb").bf16_flops == 312e12  # dense: the datasheet's sparsity figure is 624
-    assert gpu("rtx-4090").memory_gb is None and "memory" in gpu("rtx-4090").unverified
+    assert (gpu("h100-pcie").memory_gb, gpu("h100-pcie").bf16_flops) == (80, 756.5e12)  # dense: 1,513 with sparsity
+    assert gpu("h200").memory_gb == 141 and gpu("h200").bf16_flops is None and "bf16" in gpu("h200").unverified
 
 
 def test_an_unknown_gpu_is_refused_naming_the_known_ones():

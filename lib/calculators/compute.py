@@ -249,4 +249,4 @@ def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisat
     # value, whole ones ("whole"; book/_static/calculator.js).
     powers = [SIGNALS[name] for name in POWERS]
     return charts.readout_chart(compute_lines(lang, *SIGNALS.values(), i), params_, lang, text["title"], text["subtitle"],
-                                usermeta={"powers": powers, "whole": powers})
+                                powers=powers, whole=powers)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from lib.core import fmt
 from lib.core.words import words
 
 
@@ -15,4 +16,7 @@ class PlanError(ValueError):
 
 
 def message(error: PlanError, lang: str) -> str:
-    return words(lang)["plan"]["errors"][error.problem].format(**error.values)
+    """The error's line in `lang`, its whole numbers written as the language writes them (4.096 / 4,096)."""
+    values = {k: fmt.number(v, lang, 0) if isinstance(v, int) and not isinstance(v, bool) else v
+              for k, v in error.values.items()}
+    return words(lang)["plan"]["errors"][error.problem].format(**values)

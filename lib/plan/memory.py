@@ -58,6 +58,13 @@ class Job:
     attention: str = "sdpa"
     rank: int = 16
     targets: tuple[str, ...] | str = ("q_proj", "v_proj")
+    # Bytes of each adapter weight and of its gradient: 4 as PEFT casts them (autocast_adapter_dtype);
+    # 2 where a recipe casts them back to bf16, as QLoRA's qlora.py does.
+    adapter_bytes: float = 4
+    # qlora: bytes of each embedding and output-layer weight left out of NF4: 4 as
+    # prepare_model_for_kbit_training casts them; 2 where a recipe casts them back to bf16 (qlora.py).
+    # The norms stay in fp32 either way.
+    embedding_bytes: float = 4
 
     def __post_init__(self):
         if self.method not in METHODS:
@@ -67,6 +74,10 @@ class Job:
         for name in ("seq", "batch", "rank"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise PlanError("bad_number", name=name, value=repr(value))
+        for name in ("adapter_bytes", "embedding_bytes"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise PlanError("bad_number", name=name, value=repr(value))
         if self.seq > self.shape.max_positions:
             raise PlanError("seq_beyond", seq=self.seq, positions=self.shape.max_positions)
@@ -107,20 +118,30 @@ def _activation_key(job: Job) -> str:
     return f"{method}.{job.attention}"
 
 
-def _per_token(job: Job) -> tuple[float, float]:
-    """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
-    key = _activation_key(job)  # refuses an architecture or targets not derived
-    c = coefficients()[job.shape.model_type]
+def activation_keys(s: Shape) -> tuple[str, ...]:
+    """The method.attention keys derived for the shape's architecture (none when it is not derived)."""
+    found = coefficients().get(s.model_type, {})
+    return tuple(f"{method}.{attention}" for method, by_attention in found.items() for attention in by_attention)
+
+
+def terms(s: Shape, key: str) -> tuple[float, float, float, float]:
+    """Bytes kept per token for a method.attention key, as a constant and a slope on the sequence: in
+    one layer (layer, layer_seq) and outside the layers (outside, outside_seq: logits, loss, rotary tables)."""
+    c = coefficients()[s.model_type]
     for part in key.split("."):
         c = c[part]
-    s = job.shape
     layer = (c["layer_one"] + c["layer_hidden"] * s.hidden + c["layer_q"] * s.heads * s.head_dim
              + c["layer_kv"] * s.kv_heads * s.head_dim + c["layer_ffn"] * s.intermediate * s.experts_per_token
-             + c["layer_heads"] * s.heads + c.get("layer_heads_seq", 0) * s.heads * job.seq
-             + c.get("layer_seq", 0) * job.seq)
-    outside = (c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab
-               + c.get("outside_seq", 0) * job.seq)
-    return layer, outside
+             + c["layer_heads"] * s.heads)
+    layer_seq = c.get("layer_heads_seq", 0) * s.heads + c.get("layer_seq", 0)
+    outside = c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab
+    return layer, layer_seq, outside, c.get("outside_seq", 0)
+
+
+def _per_token(job: Job) -> tuple[float, float]:
+    """Bytes kept per token: in one layer, and outside the layers (logits, loss, rotary tables)."""
+    layer, layer_seq, outside, outside_seq = terms(job.shape, _activation_key(job))  # refuses what is not derived
+    return layer + layer_seq * job.seq, outside + outside_seq * job.seq
 
 
 def adapter_params(job: Job) -> int:
@@ -138,27 +159,40 @@ def quantised_params(s: Shape) -> int:
     return s.layers * sum(i * o * (s.experts if name in per_expert else 1) for name, (i, o) in linear_modules(s).items())
 
 
+def states(job: Job) -> dict[str, float]:
+    """Bytes of the model states by part (weights, adapters, gradients, optimizer states), and
+    `after_step`: what is allocated right after the optimizer's step, before gradients are cleared.
+    No activation coefficient is needed: any architecture shapes.py reads."""
+    s = job.shape
+    p = param_count(s)["total"]
+    a = adapter_params(job)
+    quantised = quantised_params(s)
+    tables = s.vocab * s.hidden * (1 if s.tied_embeddings else 2)  # the embeddings and the output layer
+    weights = {"full-mixed": 4 * p, "full-bf16": 2 * p, "lora": 2 * p,
+               "qlora": NF4_BYTES * quantised + job.embedding_bytes * tables + 4 * (p - quantised - tables)}[job.method]
+    gradients = {"full-mixed": 4 * p, "full-bf16": 2 * p}.get(job.method, job.adapter_bytes * a)
+    optimizer = {"full-mixed": 8 * p, "full-bf16": 4 * p}.get(job.method, 8 * a)
+    adapters = job.adapter_bytes * a
+    return {"weights": weights, "adapters": adapters, "gradients": gradients, "optimizer": optimizer,
+            "after_step": weights + adapters + gradients + optimizer}
+
+
 def parts(job: Job) -> dict[str, float]:
     """Bytes by part: weights, gradients, optimizer states, adapters (with their gradients and states),
     activations (saved for the backward pass), and the peak PyTorch allocates during a step."""
-    p = param_count(job.shape)["total"]
-    a = adapter_params(job)
-    weights = {"full-mixed": 4 * p, "full-bf16": 2 * p, "lora": 2 * p,
-               "qlora": NF4_BYTES * quantised_params(job.shape) + 4 * (p - quantised_params(job.shape))}[job.method]
-    gradients = {"full-mixed": 4 * p, "full-bf16": 2 * p}.get(job.method, 4 * a)
-    optimizer = {"full-mixed": 8 * p, "full-bf16": 4 * p}.get(job.method, 8 * a)
-    adapters = 4 * a
+    st = states(job)
     layer, outside = _per_token(job)
     one_layer = layer * job.tokens
     if job.checkpointing:
         saved = (job.shape.layers * LAYER_INPUT_BYTES * job.shape.hidden + outside) * job.tokens
     else:
         saved = (job.shape.layers * layer + outside) * job.tokens
-    autocast = 2 * p if job.method == "full-mixed" else 0
+    autocast = 2 * param_count(job.shape)["total"] if job.method == "full-mixed" else 0
     loss_gradient = LOSS_GRADIENT_BYTES * job.shape.vocab * job.tokens
     start = saved + autocast + loss_gradient + (one_layer if job.checkpointing else 0)
-    end = gradients + one_layer
-    return {"weights": weights, "adapters": adapters, "gradients": gradients, "optimizer": optimizer,
-            "activations": saved + autocast, "peak": weights + adapters + optimizer + max(start, end),
+    end = st["gradients"] + one_layer
+    return {"weights": st["weights"], "adapters": st["adapters"], "gradients": st["gradients"],
+            "optimizer": st["optimizer"], "activations": saved + autocast,
+            "peak": st["weights"] + st["adapters"] + st["optimizer"] + max(start, end),
             # what is allocated right after the optimizer's step, before gradients are cleared
-            "after_step": weights + adapters + gradients + optimizer}
+            "after_step": st["after_step"]}

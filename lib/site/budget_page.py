@@ -13,6 +13,7 @@ from lib.site import page
 from lib.site.page import glue_figures
 from lib.site.markdown import table_cell
 from lib.core.words import words
+from lib.plan import speed as plan_speed
 
 
 
@@ -113,13 +114,25 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "checkpoint_bytes": Figure.of(i.activation_checkpoint_bytes, "count"),
         "activation_linear": Figure.of(i.activation_linear_bytes, "count"),
         "activation_attention": Figure.of(i.activation_attention_bytes, "count"),
-        # the formula against measurements: the tolerance of each kind
+        # the planner against measurements: the tolerance of each kind
         "tolerance.measured": _pct(budget.MEASURED_TOLERANCE),
         "tolerance.arithmetic": _pct(budget.ARITHMETIC_TOLERANCE),
         "peft.rank": Figure.of(i.peft_lora_rank, "count"),
-        # the formula against each published memory figure (the table B.measured)
-        **{f"measured.{r['key']}.{part}": _pct(r["residual"]) if part == "residual" else Figure.memory(r[part])
-           for r in budget.measurements(i) for part in ("formula", "published", "residual")},
+        "peft.rank64": Figure.of(i.peft_lora64_rank, "count"),
+        # the runs' own settings and counts, which the planner's jobs take or count again (lib.chapters.budget.planner_jobs)
+        "peft.dtype_bits": Figure.of(i.peft_dtype_bits, "count"),
+        "peft.adapter_bits": Figure.of(i.peft_adapter_bits, "count"),
+        "peft.params": Figure.of(i.peft_full_params, "parameter"),
+        "peft.lora_params": Figure.of(i.peft_lora_params, "parameter"),
+        "peft.adapters": Figure.of(i.peft_lora_adapters, "parameter"),
+        "peft.adapters64": Figure.of(i.peft_lora64_adapters, "parameter"),
+        # the CUDA context the planner states beside its peak (lib.plan.speed), and QLoRA's 7B base with it
+        "cuda_context": Figure.of(plan_speed.CUDA_CONTEXT_GB, "GB", decimals=1),
+        "qlora.base_with_context": Figure.memory(_published_row(i, "qlora_7b_base")["formula"] + plan_speed.CUDA_CONTEXT_GB),
+        # the planner against each published memory figure (the table B.measured)
+        **{f"measured.{r['key']}.{name}": _pct(r["residual"]) if part == "residual" else Figure.memory(r[part])
+           for r in budget.measurements(i) if not r["own"]
+           for part, name in (("formula", "planner"), ("published", "published"), ("residual", "residual"))},
         # utilisation by the job's own source
         "llmc.mfu": _pct(i.llmc_124m_mfu),
         "llmc.tokens_124m": Figure.of(i.llmc_124m_tokens, "token", compact=True, decimals=0),
@@ -162,9 +175,13 @@ def figures(i: Inputs) -> dict[str, Figure]:
     }
 
 
+def _published_row(i: Inputs, key: str) -> dict:
+    return next(r for r in budget.measurements(i) if r["key"] == key)
+
+
 def _q7_residual(i: Inputs) -> float:
-    """The formula's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
-    return next(r for r in budget.measurements(i) if r["key"] == "qlora_7b_base")["residual"]
+    """The planner's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
+    return _published_row(i, "qlora_7b_base")["residual"]
 
 
 def _row(rows: list[dict], job: str, model: str) -> dict:
@@ -228,24 +245,35 @@ def _published(i: Inputs, name: str, side: str | None) -> Figure:
 
 
 def config_words(i: Inputs, lang: str, key: str) -> str:
-    """A row's configuration in words, with the one figure some name (PEFT's LoRA rank) filled in."""
-    return words(lang)["budget"]["configs"][key].format(rank=Figure.of(i.peft_lora_rank, "count").format(lang))
+    """A row's configuration in words, with the figures some name (ranks, QLoRA's sequence) filled in."""
+    count = lambda x: Figure.of(x, "count").format(lang)  # noqa: E731
+    r = budget.qlora_recipe(i)
+    return words(lang)["budget"]["configs"][key].format(
+        rank=count(i.peft_lora_rank), rank64=count(i.peft_lora64_rank), lora_rank=count(i.lora_rank),
+        qlora_rank=count(r["rank"]), qlora_seq=Figure.of(r["seq_len"], "token").format(lang), qlora_batch=count(r["batch"]))
 
 
-def measured_table(i: Inputs, lang: str) -> str:
-    """The formula against every published memory figure the book could verify: configuration,
-    kind, formula, published, residual, whether it agrees by its kind's tolerance, what it leaves out."""
+def measured_table(i: Inputs, lang: str, folder=None) -> str:
+    """The planner against every published memory figure the book could verify, then against the book's
+    own measurements (lib/data/measured, or `folder`): configuration, the reading the figure is, kind,
+    planner, published, residual, whether it agrees by its kind's tolerance, what the planner leaves out."""
     w = words(lang)["budget"]
     h = w["head"]
-    rows = [f"| {h['configuration']} | {h['kind']} | {h['formula']} | {h['published']} | {h['residual']} "
-            f"| {h['agrees']} | {h['leaves_out']} |", "|---|---|---:|---:|---:|---|---|"]
-    for r in budget.measurements(i):
-        unit = _shown_unit(i[r["input"]].unit)
-        formula = Figure.of(r["formula"] * 1e9 / budget.BYTES_PER[unit], unit, decimals=1)
+    rows = [f"| {h['configuration']} | {h['reading']} | {h['kind']} | {h['planner']} | {h['published']} "
+            f"| {h['residual']} | {h['agrees']} | {h['leaves_out']} |", "|---|---|---|---:|---:|---:|---|---|"]
+    for r in budget.measurements(i, folder):
+        unit = "GB" if r["own"] else _shown_unit(i[r["input"]].unit)
+        shown = lambda gb: Figure.of(gb * 1e9 / budget.BYTES_PER[unit], unit, decimals=1)  # noqa: E731
         kind = w["kinds"][r["kind"]]  # a bound's side is in its figure: "more than", "less than"
-        cells = [config_words(i, lang, r["key"]), kind, formula.format(lang),
-                 _published(i, r["input"], r["side"]).format(lang), _pct(r["residual"]).format(lang),
-                 w["agrees"]["yes" if r["within"] else "no"], w["leaves_out"][r["key"]]]
+        if r["own"]:
+            config, published = w["configs"]["own"].format(name=r["key"]), shown(r["published"])
+        else:
+            config, published = config_words(i, lang, r["key"]), _published(i, r["input"], r["side"])
+        missing = r["formula"] is None  # the planner declines the configuration (no coefficients for it)
+        cells = [config, w["readings"][r["reading"]], kind, w["none"] if missing else shown(r["formula"]).format(lang),
+                 published.format(lang), w["none"] if missing else _pct(r["residual"]).format(lang),
+                 w["none"] if missing else w["agrees"]["yes" if r["within"] else "no"],
+                 w["leaves_out"]["own" if r["own"] else r["key"]]]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
@@ -305,16 +333,9 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
               display=False)
     page.glue("B.qlora.recomputation", w["recomputation"][budget.job_recomputation(i, "qlora")], display=False)
     rows = {r["key"]: r for r in budget.measurements(i)}
-    for key in ("lora_full", "lora_lora", "qlora_7b_base", "peft_full", "peft_lora"):
+    for key in ("lora_full", "lora_lora", "qlora_7b_base", "peft_full", "peft_lora", "peft_lora64"):
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
-    # The calculator's own arithmetic for LLaMA 65B in nf4 with checkpointing on, at the chapter's LoRA
-    # rank on W_q and W_v (the LoRA paper's adapters, not QLoRA's), beside the paper's one 48 GB GPU.
-    # Imported here: the calculator imports this module.
-    _, calc = budget.memories("llama65b", "nf4", i.lora_rank, i, checkpointing=True)
-    page.glue("B.calc.qlora65", _gb(calc.total).format(lang), display=False)
-    page.glue("B.calc.qlora65_fits", w["fits" if budget.fits(calc.total, i.qlora_65b_single_gpu) else "no_fit"],
-              display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
                         ("measured", measured_table), ("ladder", ladder_table)):
         page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)

@@ -62,24 +62,28 @@ def readable(chart, title_size: int = 15):
             .configure_title(fontSize=title_size, subtitleFontSize=12))
 
 
-def money_millions_expr(value: str, lang: str) -> str:
-    """A Vega expression writing `value` (dollars) the way fmt.money_compact writes millions:
+# The symbols English writes amounts with (Spanish names the currency in words, lib/data/words [currency]).
+SYMBOLS = {"USD": "$", "EUR": "€"}
+
+
+def money_millions_expr(value: str, lang: str, currency: str = "USD") -> str:
+    """A Vega expression writing `value` (dollars, or euros) the way fmt.money_compact writes millions:
     2,26 millones de dólares / $2.26 million (whole numbers without decimals)."""
     number = f"(round({value} / 1e4) % 100 == 0 ? format({value} / 1e6, ',.0f') : format({value} / 1e6, ',.2f'))"
     one, many = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
     word = f"(round({value} / 1e4) == 100 ? '{one}' : '{many}')"
     if fmt.locale(lang) == "es_ES":
-        return f"{number} + ' ' + {word} + ' de {words('es')['currency']['USD']}'"
-    return f"'$' + {number} + ' ' + {word}"
+        return f"{number} + ' ' + {word} + ' de {words('es')['currency'][currency]}'"
+    return f"'{SYMBOLS[currency]}' + {number} + ' ' + {word}"
 
 
-def money_expr(value: str, lang: str) -> str:
-    """A Vega expression writing dollars as Figure.of(v, "USD", decimals=2) does, below a billion:
-    millions in words, thousands without cents, smaller amounts with cents."""
-    small = {"es": f"format({value}, ',.{{d}}f') + ' {words('es')['currency']['USD']}'",
-             "en": f"'$' + format({value}, ',.{{d}}f')"}[fmt.locale(lang)[:2]]
+def money_expr(value: str, lang: str, currency: str = "USD") -> str:
+    """A Vega expression writing dollars (or euros) as Figure.of(v, "USD", decimals=2) does, below a
+    billion: millions in words, thousands without cents, smaller amounts with cents."""
+    small = {"es": f"format({value}, ',.{{d}}f') + ' {words('es')['currency'][currency]}'",
+             "en": f"'{SYMBOLS[currency]}' + format({value}, ',.{{d}}f')"}[fmt.locale(lang)[:2]]
     # Millions from the amount that rounds to a million (999.999,60 is written "1 million", as lib does).
-    return (f"(round({value}) >= 1e6 ? {money_millions_expr(value, lang)} : "
+    return (f"(round({value}) >= 1e6 ? {money_millions_expr(value, lang, currency)} : "
             f"{value} >= 1e3 ? {small.format(d=0)} : {small.format(d=2)})")
 
 
@@ -739,12 +743,14 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
-                  custom: dict | None = None, usermeta: dict | None = None) -> alt.Chart:
+                  custom: dict | None = None, powers: list[str] | None = None,
+                  whole: list[str] | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
-    `custom`: the preset's option that says they moved (live_spec); `usermeta`: more of it for the
-    page's controls (offline_renderer: "powers", "whole")."""
+    `custom`: the preset's option that says they moved (live_spec); `powers`: the sliders that move by
+    powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js);
+    `whole`: those of them whose fields take whole numbers only (counts)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -759,21 +765,24 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
-                  **({"custom": custom} if custom else {}), **(usermeta or {})},
+                  **({"custom": custom} if custom else {}), **({"powers": powers} if powers else {}),
+                  **({"whole": whole} if whole else {})},
     )
     return readable(chart, title_size=14)
 
 
 # ---------------------------------------------------------------- the memory calculator (budget chapter)
 
-def figure_expr(value: str, unit: str, lang: str, decimals: int = 0) -> str:
+def figure_expr(value: str, unit: str, lang: str, decimals: int = 0, *, rounded: bool = False) -> str:
     """A Vega expression writing a plain number with its unit as Figure.of(v, unit, decimals=d) does
-    (no currency, no compact words): 13,4 GB / 13.4 GB, 80 GB, 4."""
+    (no currency, no compact words): 13,4 GB / 13.4 GB, 80 GB, 4. With `rounded`, the unit is singular
+    when the value rounds to one at those decimals (1,0 hora), as lib writes it; else when it is one."""
     number = f"format({value}, ',.{decimals}f')"
     one, many = (json.dumps(" " + fmt.unit_word(unit, lang, n), ensure_ascii=False) for n in (1, 2))
     if one == many:
         return number if one == '" "' else f"{number} + {one}"
-    return f"{number} + ({value} == 1 ? {one} : {many})"
+    test = f"round(({value}) * {10 ** decimals}) == {10 ** decimals}" if rounded else f"{value} == 1"
+    return f"{number} + ({test} ? {one} : {many})"
 
 
 def memory_expr(value: str, lang: str) -> str:
@@ -818,26 +827,26 @@ def _half_even_expr(value: str, digits: int) -> str:
 
 def compact_count_expr(value: str, unit: str, lang: str) -> str:
     """A Vega expression writing a count of `unit` as Figure.of(v, unit, compact=True, decimals=1)
-    does, for 1e6 <= v < 1e15: 124,4 millones de parámetros, 1 millón de tokens, 65.200 millones de
-    parámetros, 1,4 billones de tokens (Spanish counts thousands of millions in millions, to the
-    hundred million) / 124.4 million parameters, 65.2 billion parameters, 1.4 trillion tokens (one
-    decimal, none when it is zero; 999.95 million and up read as a billion, 999.95 billion and up as
-    a trillion, in both languages)."""
+    does, for 1e6 <= v < 1e15: 2,5 millones de tokens, 65.200 millones de parámetros, 1,4 billones de
+    tokens (Spanish counts thousands of millions in millions, to the hundred million) / 2.5 million
+    tokens, 65.2 billion parameters, 1.4 trillion tokens (one decimal, none when it is zero; 999.95
+    million and up read as a billion, 999.95 billion and up as a trillion, in both languages: 999.96
+    thousand million tokens are 1 billón, as Babel writes them, not 1.000.000 millones)."""
     many = fmt.unit_word(unit, lang, 2)
-    one_million, millions = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (1e6, 2e6))
-    rounded = _half_even_expr(f"{value} / 1e6", 1)
-    small = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one_million}' : ' {millions}')"
     if fmt.locale(lang) == "es_ES":
-        thousands = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
+        millions = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
         word, one, several = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 1e12, 2e12))
+        one_million = fmt.compact(1e6, lang, 0).split(" ", 1)[1]
+        few = _half_even_expr(f"{value} / 1e6", 1)
+        small = f"format({few}, ',.1~f') + ({few} == 1 ? ' {one_million}' : ' {word}')"
         rounded = _half_even_expr(f"{value} / 1e12", 1)
         big = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one}' : ' {several}')"
-        return (f"({value} < 999.95e6 ? {small} : {value} < 999.95e9 ? {thousands} + ' {word}' : {big})"
-                f" + ' de {many}'")
-    billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e9, 2e12))
-    middle = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
+        return f"({value} < 1e9 ? {small} : {value} < 999.95e9 ? {millions} + ' {word}' : {big}) + ' de {many}'"
+    million, billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e6, 2e9, 2e12))
+    few = f"format({_half_even_expr(f'{value} / 1e6', 1)}, ',.1~f') + ' {million}'"
+    small = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
     big = f"format({_half_even_expr(f'{value} / 1e12', 1)}, ',.1~f') + ' {trillion}'"
-    return f"({value} < 999.95e6 ? {small} : {value} < 999.95e9 ? {middle} : {big}) + ' {many}'"
+    return f"({value} < 999.95e6 ? {few} : {value} < 999.95e9 ? {small} : {big}) + ' {many}'"
 
 
 def percent_expr(value: str, lang: str, decimals: int = 1) -> str:

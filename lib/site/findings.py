@@ -58,7 +58,8 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
     tolerance, and of the published bounds."""
     budget_words = words(lang)["budget"]
     rows = {(r["job"], r["model"]): r for r in budget_chapter.what_budget_buys(i)}
-    measured = budget_chapter.measurements(i)
+    # The rows the planner gives a figure for (it declines a measured configuration it has no coefficients for).
+    measured = [r for r in budget_chapter.measurements(i) if r["within"] is not None]
     return {
         "budget.lora_fits": budget_words["fits" if rows["lora", "llama7b"]["fits"] else "no_fit"],
         # Figures (a measurement, a paper's arithmetic) and bounds ("less than 48 GB") apart.

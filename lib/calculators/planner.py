@@ -1,0 +1,327 @@
+"""The planner on the page: a reader's own training job (lib.plan) — a shipped model, a method, LoRA's
+rank and targets, the sequence, the batch, gradient checkpointing, the attention, a GPU and the tokens
+to train — and its memory by part, the peak PyTorch allocates in a step, whether it fits the GPU, and
+the hours and cost of those tokens. Two forms that compute alike: a readout with controls on the
+static page (Vega, no kernel; its state in the page's address, book/_static/calculator.js) and a live
+widget for Jupyter and Binder. Both call lib.plan's numbers: the widget lib.plan itself, the page
+lib.plan's formula written a second time as Vega expressions from lib.plan's own per-model constants
+(tests/test_planner_calculator.py holds the two together on a grid). Both start at the budget
+chapter's example job on the GPU the first article rents, with the tokens its budget's hours train.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import string
+
+import altair as alt
+import ipywidgets as widgets
+
+from lib.calculators.boxes import NumberBox, form
+from lib.chapters import budget, compute
+from lib.core.errors import error
+from lib.core.figure import Figure
+from lib.core.inputs import Inputs, load_inputs
+from lib.core.currency import ecb_rate
+from lib.core.words import words
+from lib.plan import memory, speed
+from lib.plan.errors import PlanError, message
+from lib.plan.gpus import load_gpus
+from lib.plan.shapes import SHIPPED, linear_modules, load_config, param_count, shape
+from lib.site import charts
+
+# The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
+SEQS = tuple(2 ** k for k in range(7, 18))
+TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
+# The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
+# the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
+RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01)}
+SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
+                                             "attention", "gpu", "tokens")}
+LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros")
+START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
+         "gpu": "h100-sxm"}
+
+
+def job(model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
+        attention: str) -> memory.Job:
+    """The planner's job for the calculator's settings (a PlanError for a setting it refuses)."""
+    if targets not in TARGETS:
+        raise PlanError("unknown_target", names=targets, known=", ".join(TARGETS), all=memory.ALL_LINEAR)
+    return memory.Job(shape(load_config(model)), method, seq=seq, batch=batch, checkpointing=checkpointing,
+                      attention=attention, rank=rank, targets=TARGETS[targets])
+
+
+def models() -> tuple[str, ...]:
+    """The shipped models the planner computes every method and target of (its activations derived)."""
+    def plannable(name: str) -> bool:
+        try:
+            memory.parts(job(name, "lora", 1, "qv", 128, 1, False, "sdpa"))
+            memory.parts(job(name, "lora", 1, "all", 128, 1, False, "sdpa"))
+            return True
+        except PlanError:
+            return False
+    return tuple(name for name in SHIPPED if plannable(name))
+
+
+def start(i: Inputs) -> dict:
+    """The start: the budget chapter's example (LLaMA 7B, LoRA at the sourced rank on W_q and W_v, its
+    sequence and batch) on the H100 SXM the first article rents, and the tokens its budget's hours
+    train there at the planner's speed: the readout starts at the budget's hours and price."""
+    settings = START | {"rank": int(i.lora_rank), "seq": budget.EXAMPLE_SEQ_LEN, "batch": budget.EXAMPLE_BATCH}
+    gpu = load_gpus()[settings["gpu"]]
+    j = job(*(settings[k] for k in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing", "attention")))
+    hours = budget.budget_usd(i) / gpu.price_usd_per_hour
+    per_second = speed.speed(j, gpu, 1.0, i=i)["tokens_per_second"]
+    return settings | {"tokens": round(hours * 3600 * per_second)}
+
+
+def duration(hours: float) -> Figure:
+    """Hours with a decimal, or minutes below an hour."""
+    return Figure.of(hours, "hour", decimals=1) if hours >= 1 else Figure.of(hours * 60, "minute", decimals=1)
+
+
+def limits(name: str) -> tuple[float, float]:
+    """The lowest and highest value a slider takes, in the reader's units (tokens, not their power of ten)."""
+    low, high, _ = RANGES[name]
+    return (10.0 ** low, 10.0 ** high) if name == "tokens" else (low, high)
+
+
+def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
+            attention: str, gpu: str, tokens: float, inputs: Inputs | None = None) -> dict[str, str]:
+    """The lines (LINES) in `lang`, from lib.plan; a sequence beyond the model's positions in the first two
+    lines (the others empty); a PlanError for any other setting the planner refuses."""
+    i = load_inputs() if inputs is None else inputs
+    text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
+    positions = shape(load_config(model)).max_positions
+    if seq > positions:
+        count = lambda n: Figure.of(n, "count").format(lang)  # noqa: E731
+        return dict.fromkeys(LINES, "") | {LINES[0]: text["beyond"].format(seq=count(seq)),
+                                           LINES[1]: text["beyond_more"].format(positions=count(positions))}
+    j = job(model, method, rank, targets, seq, batch, checkpointing, attention)
+    g = load_gpus()[gpu] if gpu in load_gpus() else None
+    if g is None:
+        raise PlanError("unknown_gpu", name=repr(gpu), known=", ".join(load_gpus()))
+    parts = memory.parts(j)
+    gb = lambda key: Figure.memory(parts[key] / 1e9).format(lang)  # noqa: E731
+    lines = {key: text["part"].format(part=parts_words[key], memory=gb(key))
+             for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
+    fits = speed.fits(parts["peak"], g)
+    context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
+    lines["fits"] = (text["fits_unknown"] if fits is None else text["fits" if fits else "no_fit"]).format(
+        context=context, memory=Figure.of(g.memory_gb or 0, "GB").format(lang))
+    s = speed.speed(j, g, tokens, i=i)
+    mfu = Figure.of(s["mfu"], "fraction", decimals=1).format(lang)
+    if s["tokens_per_second"] is None:
+        lines["speed"], lines["time"], lines["cost"], lines["euros"] = text["no_peak"], "", "", ""
+        return lines
+    lines["speed"] = text["speed"].format(tps=Figure.of(s["tokens_per_second"], "token").format(lang), mfu=mfu)
+    shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
+             "time": duration(s["hours"]).format(lang)}
+    lines["time"] = text["time"].format(**shown)
+    priced = s["cost_usd"] is not None
+    lines["cost"] = text["cost"].format(usd=Figure.of(s["cost_usd"], "USD", decimals=2).format(lang)) if priced else text["no_price"]
+    lines["euros"] = text["euros"].format(eur=Figure.of(s["cost_eur"], "EUR", decimals=2).format(lang)) if priced else ""
+    return lines
+
+
+def _labels(lang: str) -> dict[str, dict[str, str]]:
+    """Each list's options as the reader reads them."""
+    text = words(lang)["calculator_plan"]
+    return {"model": {m: text["models"].get(m, m) for m in models()},
+            "method": {m: text["methods"][m] for m in memory.METHODS},
+            "targets": {t: text["targets_options"][t] for t in TARGETS},
+            "seq": {str(s): Figure.of(s, "count").format(lang) for s in SEQS},
+            "attention": {a: text["attentions"][a] for a in memory.ATTENTIONS},
+            "gpu": {k: g.name for k, g in load_gpus().items()}}
+
+
+def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
+    """The live planner for Jupyter and Binder: lists, boxes (rank, batch, tokens; whole numbers in the
+    page's number style), a checkbox and the readout."""
+    i = load_inputs() if inputs is None else inputs
+    text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
+    lists = {name: widgets.Dropdown(options=[(label, key) for key, label in labels[name].items()],
+                                    value=str(s[name]) if name == "seq" else s[name])
+             for name in ("model", "method", "targets", "seq", "attention", "gpu")}
+    boxes = {"rank": NumberBox(s["rank"], lang, text["rank"], "rank"),
+             "batch": NumberBox(s["batch"], lang, text["batch"], "batch"),
+             "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens")}
+    checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
+    result = widgets.HTML()
+
+    def update(_=None):
+        try:
+            # What the static page's sliders allow: whole ranks and batches, tokens from 10^6 to 10^13.
+            values = {name: compute.within(name, box.value, *limits(name), whole=True) for name, box in boxes.items()}
+            lines = readout(lang, lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
+                            int(lists["seq"].value), int(values["batch"]), checkpointing.value, lists["attention"].value,
+                            lists["gpu"].value, values["tokens"], i)
+            result.value = "<br>".join(html.escape(lines[k]) for k in LINES if lines[k])
+        except PlanError as exc:
+            result.value = html.escape(text["error"].format(message=message(exc, lang)))
+        except ValueError as exc:
+            result.value = html.escape(text["error"].format(message=error(exc, lang)))
+
+    for control in (*lists.values(), checkpointing):
+        control.observe(update, names="value")
+    for box in boxes.values():
+        box.observe(update)
+    update()
+    rows = [(text["model"], lists["model"]), (text["method"], lists["method"]), (text["rank"], boxes["rank"].widget),
+            (text["targets"], lists["targets"]), (text["seq"], lists["seq"]), (text["batch"], boxes["batch"].widget),
+            (text["checkpointing"], checkpointing), (text["attention"], lists["attention"]), (text["gpu"], lists["gpu"]),
+            (text["tokens"], boxes["tokens"].widget)]
+    return form(rows, result)
+
+
+# ---------------------------------------------------------------- on the static page (Vega)
+
+def pick(selected: str, values: dict, *, expr: bool = False) -> str:
+    """A Vega expression choosing by a value: (s == 'a' ? 1 : s == 'b' ? 2 : NaN); with `expr`, the
+    values are expressions, not numbers."""
+    out = "NaN"
+    for key, value in reversed(values.items()):
+        out = f"{selected} == {json.dumps(key)} ? {value if expr else repr(float(value))} : {out}"
+    return f"({out})"
+
+
+def template(text: str, **exprs: str) -> str:
+    """A Vega string expression from a line of words with {placeholders} filled by expressions."""
+    parts = []
+    for literal, name, _, _ in string.Formatter().parse(text):
+        if literal:
+            parts.append(json.dumps(literal, ensure_ascii=False))
+        if name is not None:
+            parts.append(f"({exprs[name]})")
+    return " + ".join(parts) or '""'
+
+def constants(i: Inputs) -> dict[str, dict[str, float]]:
+    """What lib.plan's formula reads of each offered model and GPU, by name, for the Vega expressions:
+    parameters (total, active, quantised), adapters per unit of rank (q,v and every linear layer),
+    layers, width, vocabulary, positions, and each activation key's per-token bytes (lib.plan.memory.terms)."""
+    out: dict[str, dict[str, float]] = {}
+    for name in models():
+        s = shape(load_config(name))
+        counts = param_count(s)
+        modules = linear_modules(s)
+        out[name] = {"total": counts["total"], "active": counts["active"], "quantised": memory.quantised_params(s),
+                     "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
+                     "adapters_qv": s.layers * sum(sum(modules[n]) for n in TARGETS["qv"]),
+                     "adapters_all": s.layers * sum(sum(v) for v in modules.values())}
+        for key in memory.activation_keys(s):
+            layer, layer_seq, outside, outside_seq = memory.terms(s, key)
+            out[name] |= {f"{key}|layer": layer, f"{key}|layer_seq": layer_seq,
+                          f"{key}|outside": outside, f"{key}|outside_seq": outside_seq}
+    return out
+
+
+def fields(i: Inputs) -> dict[str, str]:
+    """lib.plan.memory.parts and lib.plan.speed as Vega expressions of the controls' signals, in order
+    (each may use the ones before it as datum.<name>); bytes, then GB."""
+    sig, c = SIGNALS, constants(i)
+    per_model = lambda key: pick(sig["model"], {m: v[key] for m, v in c.items()})  # noqa: E731
+    gpus = load_gpus()
+    rate = ecb_rate("USD", i.budget_rate_date)
+    adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
+    act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : 'lora-qv') : 'full')"
+               f" + '.' + {sig['attention']}")
+    by_key = lambda part: pick(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
+        f"{m}|{k.removesuffix('|' + part)}": x for m, v in c.items() for k, x in v.items() if k.endswith("|" + part)})
+    method = lambda values, expr=True: pick(sig["method"], values, expr=expr)  # noqa: E731
+    return {
+        "key": act_key,
+        "seq": f"toNumber({sig['seq']})",
+        "tokens": f"datum.seq * {sig['batch']}",
+        "P": per_model("total"),
+        "Q": per_model("quantised"),
+        "a": f"({adapted} ? {sig['rank']} * ({sig['targets']} == 'all' ? {per_model('adapters_all')}"
+             f" : {per_model('adapters_qv')}) : 0)",
+        "weights_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "2 * datum.P",
+                           "qlora": f"{memory.NF4_BYTES!r} * datum.Q + 4 * (datum.P - datum.Q)"}, expr=True),
+        "gradients_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "4 * datum.a",
+                             "qlora": "4 * datum.a"}, expr=True),
+        "optimizer_bytes": method({"full-mixed": "8 * datum.P", "full-bf16": "4 * datum.P", "lora": "8 * datum.a",
+                             "qlora": "8 * datum.a"}, expr=True),
+        "adapters_bytes": "4 * datum.a",
+        "layer": f"{by_key('layer')} + {by_key('layer_seq')} * datum.seq",
+        "outside": f"{by_key('outside')} + {by_key('outside_seq')} * datum.seq",
+        "saved": f"({sig['checkpointing']} ? {per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
+                 f" + datum.outside : {per_model('layers')} * datum.layer + datum.outside) * datum.tokens",
+        "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
+        "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * {per_model('vocab')} * datum.tokens"
+                 f" + ({sig['checkpointing']} ? datum.layer * datum.tokens : 0)",
+        "end": "datum.gradients_bytes + datum.layer * datum.tokens",
+        "activations_bytes": "datum.saved + datum.autocast",
+        "peak_bytes": "datum.weights_bytes + datum.adapters_bytes + datum.optimizer_bytes + max(datum.begin, datum.end)",
+        # A figure the GPU's source does not give is -1 (unverified): the lines say so.
+        "gpu_memory": pick(sig["gpu"], {k: -1 if g.memory_gb is None else g.memory_gb for k, g in gpus.items()}),
+        "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
+        "price": pick(sig["gpu"], {k: -1 if g.price_usd_per_hour is None else g.price_usd_per_hour for k, g in gpus.items()}),
+        "flops": f"({adapted} ? 4 : 6) * {per_model('active')} + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
+                 f" + 6 * datum.a",
+        "tps": f"{i.palm_mfu!r} * datum.bf16 / datum.flops",
+        "trained": f"round(pow(10, {sig['tokens']}))",
+        "hours": "datum.trained / datum.tps / 3600",
+        "usd": "datum.hours * datum.price",
+        "eur": f"datum.usd / {rate!r}",
+        "beyond": f"datum.seq > {per_model('positions')}",
+    }
+
+
+def lines(lang: str) -> dict[str, str]:
+    """The readout's lines (LINES) as Vega expressions of the fields, written as readout() writes them;
+    a sequence beyond the model's positions puts the planner's message in the first line."""
+    text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
+    memory_gb = lambda part: charts.memory_expr(f"datum.{part}_bytes / 1e9", lang)  # noqa: E731
+    out = {key: template(text["part"], part=json.dumps(parts_words[key], ensure_ascii=False), memory=memory_gb(key))
+           for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
+    context = json.dumps(Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang), ensure_ascii=False)
+    gpu_gb = charts.figure_expr("datum.gpu_memory", "GB", lang)
+    fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
+    out["fits"] = (f"(datum.gpu_memory < 0 ? {fits('fits_unknown')} : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r}"
+                   f" <= datum.gpu_memory ? {fits('fits')} : {fits('no_fit')})")
+    mfu = json.dumps(Figure.of(load_inputs().palm_mfu, "fraction", decimals=1).format(lang), ensure_ascii=False)
+    out["speed"] = (f"(datum.bf16 < 0 ? {json.dumps(text['no_peak'], ensure_ascii=False)} : "
+                    f"{template(text['speed'], tps=charts.count_expr('datum.tps', 'token', lang), mfu=mfu)})")
+    hours = charts.figure_expr("datum.hours", "hour", lang, 1, rounded=True)
+    minutes = charts.figure_expr("datum.hours * 60", "minute", lang, 1, rounded=True)
+    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
+             "time": f"(datum.hours >= 1 ? {hours} : {minutes})"}
+    out["time"] = f"(datum.bf16 < 0 ? '' : {template(text['time'], **shown)})"
+    out["cost"] = (f"(datum.bf16 < 0 ? '' : datum.price < 0 ? {json.dumps(text['no_price'], ensure_ascii=False)} : "
+                   f"{template(text['cost'], usd=charts.money_expr('datum.usd', lang))})")
+    out["euros"] = f"(datum.bf16 < 0 || datum.price < 0 ? '' : {template(text['euros'], eur=charts.money_expr('datum.eur', lang, 'EUR'))})"
+    count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
+    positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(load_inputs()).items()})
+    beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),
+              LINES[1]: template(text["beyond_more"], positions=count(positions))}
+    return {key: f"(datum.beyond ? {beyond.get(key, chr(39) * 2)} : {value})" for key, value in out.items()}
+
+
+def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
+    """The planner on the static page: lists of the models, methods, targets, sequences, attentions and
+    GPUs, sliders for the rank, the batch and the tokens (in powers of ten), a checkbox for gradient
+    checkpointing, and the readout, all starting at `start`."""
+    i = load_inputs() if inputs is None else inputs
+    text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
+
+    def select(name: str, value) -> alt.Parameter:
+        options = list(labels[name])
+        return alt.param(name=SIGNALS[name], value=value,
+                         bind=alt.binding_select(options=options, labels=list(labels[name].values()), name=text[name] + " "))
+
+    def slider(name: str, value: float) -> alt.Parameter:
+        low, high, step = RANGES[name]
+        return alt.param(name=SIGNALS[name], value=value,
+                         bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
+
+    params = [select("model", s["model"]), select("method", s["method"]), slider("rank", s["rank"]),
+              select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
+              alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"],
+                        bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
+              select("attention", s["attention"]), select("gpu", s["gpu"]),
+              slider("tokens", math.log10(s["tokens"]))]
+    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]])

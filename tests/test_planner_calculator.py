@@ -1,0 +1,172 @@
+"""The planner on the budget chapter's page: the static readout's Vega expressions against lib.plan on
+a grid of settings (rendered with vl-convert), its start (the budget's hours and price), its controls,
+the live widget (the same lines; a message in the reader's language and no number for bad input), and
+every line inside the readout's frame."""
+
+import html
+import itertools
+import math
+import re
+
+import pandas as pd
+import pytest
+
+from lib.calculators import planner
+from lib.calculators.boxes import controls
+from lib.chapters import budget
+from lib.core.figure import Figure
+from lib.core.inputs import load_inputs
+from lib.core.words import words
+from lib.plan import memory
+from lib.plan.gpus import load_gpus
+from lib.plan.shapes import SHIPPED, load_config, shape
+
+from .conftest import LANGS
+from .vega import grid_readouts, texts
+
+I = load_inputs()
+MODELS = planner.models()
+GPUS = list(load_gpus())
+# Every model, method, target, checkpointing and attention (8 x 4 x 2 x 2 x 2); the sequence, batch,
+# rank, GPU and tokens cycle through values that reach every GPU, sequences beyond some models' positions
+# (LLaMA 65B's 2,048), batches and ranks at their ends, and tokens from a million to ten trillion.
+SEQS, BATCHES, RANKS, POWERS = (128, 2048, 4096, 32768), (1, 3, 64), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
+GRID = [(model, method, targets, SEQS[k % 4], BATCHES[k % 3], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
+         POWERS[k % 5])
+        for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
+            MODELS, memory.METHODS, planner.TARGETS, (False, True), memory.ATTENTIONS))]
+COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens"]
+
+
+def expected(lang: str, model, method, targets, seq, batch, rank, checkpointing, attention, gpu, power) -> list[str]:
+    """The readout as the widget writes it from lib.plan."""
+    lines = planner.readout(lang, model, method, rank, targets, seq, batch, checkpointing, attention, gpu, round(10 ** power), I)
+    return [lines[k] for k in planner.LINES]
+
+
+def on_grid(expressions: dict[str, str]) -> dict[str, str]:
+    """The chart's expressions reading the grid's columns instead of the controls' signals."""
+    out = {}
+    for key, expr in expressions.items():
+        for name, signal in planner.SIGNALS.items():
+            expr = re.sub(rf"\b{signal}\b", f"datum.{name}_setting", expr)
+        out[key] = expr
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
+    """Vega's expressions, fed every model, method, target, checkpointing and attention with cycled
+    sequences, batches, ranks, GPUs and tokens, write what lib.plan and lib.core.figure give: editing the
+    formula on one side only fails here."""
+    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p] for m, me, t, s, b, r, c, a, g, p in GRID],
+                        columns=[f"{c}_setting" for c in COLUMNS])
+    got = grid_readouts(grid, on_grid(planner.lines(lang)), lang, fields=on_grid(planner.fields(I)),
+                        order=list(planner.LINES))
+    want = [expected(lang, *point) for point in GRID]
+    assert len(got) == len(want) == len(GRID)
+    wrong = [(p, w, g) for p, w, g in zip(GRID, want, got) if w != g]
+    assert not wrong, wrong[:2]
+    # The grid reaches every kind of line the GPU table makes possible: fits, does not fit, unverified
+    # memory, no peak, no price.
+    text, gpus = words(lang)["calculator_plan"], list(load_gpus().values())
+    fits = [w[6] for w in want]
+    for key, possible in (("fits", True), ("no_fit", True), ("fits_unknown", any(g.memory_gb is None for g in gpus))):
+        head = text[key].split("{")[0]
+        assert any(f.startswith(head) for f in fits) == possible, key
+    assert (text["no_peak"] in [w[7] for w in want]) == any(g.bf16_flops is None for g in gpus)
+    assert (text["no_price"] in [w[9] for w in want]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
+    # A sequence beyond the model's positions: two lines that say so, and no figure.
+    beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
+    assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
+    """The start is LLaMA 7B with LoRA on W_q and W_v at the sourced rank, the chapter's sequence and batch, on
+    the H100 SXM the first article rents, and the tokens its budget's hours train: its time line gives those
+    hours and the budget in dollars and in euros."""
+    s = planner.start(I)
+    assert (s["model"], s["method"], s["targets"], s["gpu"]) == ("llama-7b", "lora", "qv", "h100-sxm")
+    assert (s["rank"], s["seq"], s["batch"]) == (I.lora_rank, budget.EXAMPLE_SEQ_LEN, budget.EXAMPLE_BATCH)
+    shown = texts(planner.planner_chart(lang, I), lang)
+    point = (s["model"], s["method"], s["targets"], s["seq"], s["batch"], s["rank"], s["checkpointing"], s["attention"],
+             s["gpu"], math.log10(s["tokens"]))
+    assert shown[:len(planner.LINES)] == expected(lang, *point)
+    hours = budget.budget_usd(I) / load_gpus()["h100-sxm"].price_usd_per_hour
+    time, cost = shown[planner.LINES.index("time")], shown[planner.LINES.index("cost")]
+    assert Figure.of(hours, "hour", decimals=1).format(lang) in time, time
+    assert Figure.of(budget.budget_usd(I), "USD", decimals=2).format(lang) in cost, cost
+    euros = shown[planner.LINES.index("euros")]
+    assert Figure.of(I.budget_eur, "EUR", decimals=2).format(lang) in euros, euros
+
+
+def test_it_offers_every_shipped_model_the_planner_computes_and_only_those():
+    for name in SHIPPED:
+        s = shape(load_config(name))
+        derived = s.model_type in memory.coefficients()
+        assert (name in MODELS) == derived, name
+    assert "llama-7b" in MODELS
+
+
+def test_the_controls_have_their_own_signal_names_and_start_values():
+    spec = planner.planner_chart("en", I).to_dict()
+    params = {p["name"]: p for p in spec["params"]}
+    assert list(params) == list(planner.SIGNALS.values())
+    assert params["plan_model"]["bind"]["options"] == list(MODELS)
+    assert params["plan_gpu"]["bind"]["options"] == GPUS
+    assert params["plan_seq"]["bind"]["options"] == [str(s) for s in planner.SEQS]
+    assert spec["usermeta"]["powers"] == ["plan_tokens"]
+    # Every sequence a shipped model can take is offered, up to the longest context.
+    assert planner.SEQS[-1] >= max(shape(load_config(m)).max_positions for m in MODELS)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
+    box = planner.planner_calculator(lang, I)
+    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens = controls(box)
+    shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
+    s = planner.start(I)
+    want = [w for w in expected(lang, s["model"], "lora", "qv", s["seq"], s["batch"], s["rank"], False, "sdpa", "h100-sxm",
+                                math.log10(s["tokens"])) if w]
+    assert shown() == want
+    model.value, method.value, targets.value, seq.value, checkpointing.value = "llama-65b", "qlora", "all", "2048", True
+    rank.value, batch.value, gpu.value = "64", "4", "a100-80gb"
+    tokens.value = Figure.of(10 ** 8, "count").format(lang)
+    assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8) if w]
+    seq.value = "4096"  # beyond LLaMA 65B's positions: the two lines that say so, in the reader's language
+    assert shown() == expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8)[:2]
+
+
+@pytest.mark.parametrize("lang, field, bad, message", [
+    ("es", 2, "0", "No se puede calcular. Rango de LoRA: tiene que ser mayor que cero."),
+    ("en", 2, "300", "Cannot compute. LoRA rank: must be between 1 and 256."),
+    ("en", 2, "2.5", "Cannot compute. LoRA rank: must be a whole number."),
+    ("es", 5, "abc", "No se puede calcular. Lote: escríbelo como el libro escribe los números, por ejemplo 1."),
+    ("en", 9, "1e300", "Cannot compute. Tokens: must be between 1,000,000 and 10,000,000,000,000."),
+    ("en", 9, "nan", "Cannot compute. Tokens: must be a finite number."),
+])
+def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
+    box = planner.planner_calculator(lang, I)
+    controls(box)[field].value = bad
+    result = html.unescape(box.children[-1].value)
+    assert result == message
+    assert "GB" not in result
+
+
+# Where a calculator's readout writes (lib.site.charts.readout_chart): lines from 5 px into its
+# 320 px frame, at 13.5 px; its title in bold at 14 px.
+READOUT_ROOM, READOUT_SIZE, TITLE_SIZE = 320 - 5, 13.5, 14
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_readout_line_and_the_title_fit_the_frame_at_every_setting(lang):
+    """At every point of the grid, each line the readout writes, measured in the charts' font, ends
+    inside the frame; so does the title; so do the controls' labels' longest options."""
+    from lib.site import fonts
+
+    too_wide = {line for point in GRID for line in expected(lang, *point)
+                if fonts.text_width(line, READOUT_SIZE) > READOUT_ROOM}
+    assert too_wide == set(), sorted(too_wide)[:5]
+    title = words(lang)["calculator_plan"]["title"]
+    assert fonts.text_width(title, TITLE_SIZE, bold=True) <= 320, title
