@@ -354,4 +354,5 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
               select("attention", s["attention"]), select("gpu", s["gpu"]),
               slider("tokens", math.log10(s["tokens"]))]
-    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]])
+    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
+                                whole=[SIGNALS["tokens"]])
