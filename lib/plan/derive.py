@@ -4,8 +4,9 @@ keeps for the backward pass (torch.autograd.graph.saved_tensors_hooks), each sto
 parameters themselves left out. Then a least-squares fit of those bytes on the shape's sizes, per
 token: per layer on the width (hidden), the queries' width (heads × head_dim), the keys' and values'
 width (kv_heads × head_dim), the feed-forward width (× experts per token), the number of heads, and
-for eager attention the heads × the sequence (its stored scores); outside the layers on the width and
-on the vocabulary (logits and the loss). `python -m lib.plan.derive` writes
+for eager attention the heads × the sequence (its stored scores) and the keys' and values' width as
+repeat_kv copies them; outside the layers on the width and on the vocabulary (logits and the loss); in
+the first layer, what it keeps less than the others (FIRST). `python -m lib.plan.derive` writes
 lib/data/plan/activations.toml with the versions it ran with.
 
 Needs torch, transformers and peft (requirements-measure.txt), not the book's requirements: it runs on
