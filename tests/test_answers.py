@@ -60,7 +60,7 @@ def test_every_page_glues_the_answer_as_the_function_gives_it(lang):
 
 # The input each answer rests on, and a change of it that must move the answer's sentence.
 MOVES = {
-    "budget_buys": "lambda_h100_sxm_1x", "full_ft_fits": "bytes_adam_states", "pretrain_gpt2": "lambda_h100_sxm_1x",
+    "budget_buys": "lambda_h100_sxm_1x", "full_ft_fits": "h100_sxm_memory", "pretrain_gpt2": "lambda_h100_sxm_1x",
     "pretrain_llama7b": "lambda_h100_sxm_1x", "run_opt": "azure_a100_2022_on_demand",
     "run_llama": "llama_65b_gpu_hours", "run_palm": "tpu_v4_price_on_demand", "run_gpt3": None,
     "project_llama": "llama_project_months",

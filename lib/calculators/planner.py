@@ -30,6 +30,7 @@ from lib.core.words import words
 from lib.plan import memory, speed
 from lib.plan.errors import PlanError, message
 from lib.plan.gpus import load_gpus, price
+from lib.plan.gpus import memory as gpu_memory
 from lib.plan.shapes import SHIPPED, load_config, param_count, shape
 from lib.site import charts
 
@@ -123,10 +124,10 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     gb = lambda key: Figure.memory(parts[key] / 1e9).format(lang)  # noqa: E731
     lines = {key: text["part"].format(part=parts_words[key], memory=gb(key))
              for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
-    fits = speed.fits(parts["peak"], g)
+    fits = speed.fits(parts["peak"], g, i)
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if fits is None else text["fits" if fits else "no_fit"]).format(
-        context=context, memory=Figure.of(g.memory_gb or 0, "GB").format(lang))
+        context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
     s = speed.speed(j, g, tokens, i=i)
     mfu = Figure.of(s["mfu"], "fraction", decimals=1).format(lang)
     if s["tokens_per_second"] is None:
@@ -278,7 +279,7 @@ def fields(i: Inputs) -> dict[str, str]:
         "activations_bytes": "datum.saved + datum.autocast",
         "peak_bytes": "datum.weights_bytes + datum.adapters_bytes + datum.optimizer_bytes + max(datum.begin, datum.end)",
         # A figure the GPU's source does not give is -1 (unverified): the lines say so.
-        "gpu_memory": pick(sig["gpu"], {k: -1 if g.memory_gb is None else g.memory_gb for k, g in gpus.items()}),
+        "gpu_memory": pick(sig["gpu"], {k: -1 if gpu_memory(g, i) is None else gpu_memory(g, i) for k, g in gpus.items()}),
         "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
         "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
         "flops": f"{i.flops_per_param_token!r} * {per_model('active')}"

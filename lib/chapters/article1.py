@@ -588,7 +588,7 @@ def rented_full_ft_figures(i, job: dict | None = None) -> dict[str, Figure]:
     job = budget.rented_full_ft(i) if job is None else job
     figures = {
         # what the sources give
-        "params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+        "params": Figure.of(job["params"], "parameter", compact=True, decimals=2),
         "examples": Figure.of(i.alpaca_examples, "example"),
         "epochs": Figure.of(i.alpaca_epochs, "epoch"),
         "hours": Figure.of(i.alpaca_hours, "hour"),

@@ -247,10 +247,13 @@ SPARSITY_FACTOR = 2
 FT_TOKENS = 1e9
 # The sizes of the table of what the budget buys: (key, params input, d_model, heads, layers).
 SIZES = (
-    ("gpt2", "llmc_124m_params", "gpt2_124m_d_model", "gpt2_124m_heads", "gpt2_124m_layers"),
-    ("llama7b", "ft_example_params", "llama7b_d_model", "llama7b_heads", "llama7b_layers"),
-    ("llama65b", "llama_65b_params", "llama65b_d_model", "llama65b_heads", "llama65b_layers"),
+    ("gpt2", "llmc_124m_params"),
+    ("llama7b", "ft_example_params"),
+    ("llama65b", "llama_65b_params"),
 )
+# LLaMA's sourced widths and depths (the paper's Table 2), for what QLoRA's code keeps out of NF4 (llama_kept),
+# and LLaMA 7B's heads, for Korthikanti et al.'s formula beside the planner (korthikanti_activations).
+LLAMA_SHAPES = {"llama7b": ("llama7b_d_model", "llama7b_layers"), "llama65b": ("llama65b_d_model", "llama65b_layers")}
 
 
 def job_recomputation(i: Inputs, job: str) -> str:
@@ -261,10 +264,12 @@ def job_recomputation(i: Inputs, job: str) -> str:
     return "full" if job in CHECKPOINTED_JOBS else "none"
 
 
-def model_activations(i: Inputs, d_key: str, heads_key: str, layers_key: str, recomputation: str = "none",
-                      *, seq_len: float = EXAMPLE_SEQ_LEN, batch: float = EXAMPLE_BATCH) -> float:
-    """A model's activations (GB) from its sourced shape, at the example's sequence and batch."""
-    return activations_gb(seq_len, batch, i[d_key].value, i[heads_key].value, i[layers_key].value,
+def korthikanti_activations(i: Inputs, recomputation: str = "none") -> float:
+    """LLaMA 7B's activations (GB) by Korthikanti et al.'s formula (activations_gb: attention that
+    stores its scores, GPT's feed-forward, every activation in 16 bits) at the example's sequence and batch,
+    with every activation kept or with full recomputation: the formula the book used before its planner,
+    shown beside the planner's count."""
+    return activations_gb(EXAMPLE_SEQ_LEN, EXAMPLE_BATCH, i.llama7b_d_model, i.llama7b_heads, i.llama7b_layers,
                           i.activation_linear_bytes, i.activation_attention_bytes, recomputation=recomputation,
                           checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
 
@@ -285,7 +290,9 @@ def chapter_job(i: Inputs, job: str, model: str, *, seq: int = EXAMPLE_SEQ_LEN, 
         raise ValueError(f"unknown model {model!r}: use one of {', '.join(PLANNED)}")
     checkpointing = job_recomputation(i, job) == "full"
     shape = plan_shapes.shape(plan_shapes.load_config(PLANNED[model]))
-    targets = ("q_proj", "v_proj") if shape.arch != "gpt2" else plan_memory.ALL_LINEAR
+    # GPT-2 fuses W_q, W_k and W_v in c_attn: an adapter there has r·(d + 3d) parameters a layer, the same
+    # count as two on W_q and W_v (2·r·(d + d)).
+    targets = ("q_proj", "v_proj") if shape.arch != "gpt2" else ("c_attn",)
     return plan_memory.Job(shape, METHOD[job], seq=int(seq), batch=int(batch), checkpointing=checkpointing,
                            rank=int(i.lora_rank), targets=targets)
 
@@ -327,7 +334,7 @@ def budget_lora(i: Inputs) -> dict:
     hours = compute.hours_bought(budget_usd(i), price(gpu, i))
     per_second = plan_speed.speed(job, gpu, 1.0, i=i)["tokens_per_second"]
     peak = plan_memory.parts(job)["peak"]
-    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu),
+    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu, i),
             "tokens": round(hours * compute.SECONDS_PER_HOUR * per_second)}
 
 
@@ -417,7 +424,7 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     device = q.total + context
     no_ckpt = planned_memory(dataclasses.replace(job, checkpointing=False)).total + context
     book = planned_memory(dataclasses.replace(job, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))).total + context
-    kept = llama_kept(i, SIZES[2][2], SIZES[2][4])
+    kept = llama_kept(i, *LLAMA_SHAPES["llama65b"])
     return {"full": full, "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
             "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
@@ -730,7 +737,9 @@ def rented_full_ft(i: Inputs) -> dict:
     nodes = math.ceil(gpus / per_node)
     strategy = fsdp_strategy(i.alpaca_fsdp)
     # The planner's full fine-tuning of LLaMA 7B at Alpaca's longest sequence and batch per GPU.
-    memory = planned_memory(chapter_job(i, "full", "llama7b", seq=i.alpaca_max_length, batch=i.alpaca_device_batch))
+    job = chapter_job(i, "full", "llama7b", seq=i.alpaca_max_length, batch=i.alpaca_device_batch)
+    memory = planned_memory(job)
+    params = plan_shapes.param_count(job.shape)["total"]
     activations = memory.activations
     per_gpu = sharded_memory(memory, gpus, strategy)
     if per_gpu > i.a100_80gb_memory:
@@ -744,7 +753,8 @@ def rented_full_ft(i: Inputs) -> dict:
     return {"gpus": gpus, "nodes": nodes, "node_gpus": per_node, "rented_gpus": nodes * per_node,
             "strategy": strategy, "memory": memory,
             "states": memory.weights + memory.gradients + memory.optimizer + memory.adapters,
-            "weights": memory.weights, "activations": activations, "per_gpu": per_gpu,
+            # the checkpoint to load: its 16-bit weights (the fp32 copy the job trains is made on the GPU)
+            "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
 
@@ -762,10 +772,10 @@ def what_budget_buys(i: Inputs) -> list[dict]:
     per_param = i.chinchilla_tokens / i.chinchilla_params
     rows = []
     for job in JOBS:
-        for key, params_key, *shape in SIZES:
+        for key, params_key in SIZES:
             n = i[params_key].value
             memory = _memory(i, job, key)
-            ok = plan_speed.fits(memory.total * 1e9, h100)
+            ok = plan_speed.fits(memory.total * 1e9, h100, i)
             mfu, _ = utilisation(i, key)
             tokens = per_param * n if job == "pretrain" else FT_TOKENS
             flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)

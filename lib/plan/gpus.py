@@ -32,7 +32,11 @@ class Gpu:
     price_seen: dt.date | None
     unverified: tuple[str, ...]
     sources: dict
-    price_input: str | None = None  # the sourced input the price is read from, where the chapters hold one
+    price_input: str | None = None  # the sourced inputs the price and the memory are read from, where the
+    memory_input: str | None = None  # chapters hold them (a what-if on the input moves the planner)
+
+
+INPUTS = ("memory", "price")  # the figures a GPU may read from a sourced input of the chapters (`<figure>_input`)
 
 
 def _check(key: str, entry: dict, keys: set[str]) -> None:
@@ -40,7 +44,9 @@ def _check(key: str, entry: dict, keys: set[str]) -> None:
     if not unverified <= FIGURES.keys():
         raise ValueError(f"gpus.toml [{key}]: unverified may name only {sorted(FIGURES)}, not {sorted(unverified - FIGURES.keys())}")
     for figure, field in FIGURES.items():
-        if figure == "price" and "price_input" in entry:
+        if f"{figure}_input" in entry:
+            if figure not in INPUTS or field in entry or figure in unverified:
+                raise ValueError(f"gpus.toml [{key}]: {figure}_input is the {figure}; give no other, nor list it as unverified")
             continue
         if (field in entry) == (figure in unverified):
             raise ValueError(f"gpus.toml [{key}]: {field} must be given, or {figure!r} listed as unverified, not both or neither")
@@ -51,35 +57,38 @@ def _check(key: str, entry: dict, keys: set[str]) -> None:
             raise ValueError(f"gpus.toml [{key}]: {field} needs {figure}_source or {figure}_url, and {figure}_quote")
         if source and source not in keys:
             raise ValueError(f"gpus.toml [{key}]: {figure}_source {source!r} is in no .bib file")
-    if "price_input" in entry:
-        if "price_usd_per_hour" in entry or "price" in unverified:
-            raise ValueError(f"gpus.toml [{key}]: a price_input is the price; give no other, nor list it as unverified")
-        return
     if "price_usd_per_hour" in entry and not isinstance(entry.get("price_seen"), dt.date):
         raise ValueError(f"gpus.toml [{key}]: a price needs the date it was seen (price_seen)")
 
 
 @cache
 def load_gpus() -> dict[str, Gpu]:
-    """Every GPU of lib/data/gpus.toml by its key (a100-80gb, h100-sxm, ...), checked; a price named by
-    `price_input` is that input's (lib.core.inputs), with the day it was seen."""
+    """Every GPU of lib/data/gpus.toml by its key (a100-80gb, h100-sxm, ...), checked; a figure named by
+    `<figure>_input` is that input's (lib.core.inputs), a price with the day it was seen."""
     table = tomllib.loads(GPUS_FILE.read_text(encoding="utf8"))
     keys = bib_keys()
     inputs = load_inputs()
     gpus = {}
     for key, entry in table.items():
         _check(key, entry, keys)
-        name = entry.get("price_input")
-        price, seen = (inputs[name].value, inputs[name].seen) if name else (entry.get("price_usd_per_hour"), entry.get("price_seen"))
-        gpus[key] = Gpu(key, entry["name"], entry.get("memory_gb"), entry.get("bf16_flops"), price, seen,
+        named = {figure: entry[f"{figure}_input"] for figure in INPUTS if f"{figure}_input" in entry}
+        memory = inputs[named["memory"]].value if "memory" in named else entry.get("memory_gb")
+        price_, seen = ((inputs[named["price"]].value, inputs[named["price"]].seen) if "price" in named
+                        else (entry.get("price_usd_per_hour"), entry.get("price_seen")))
+        gpus[key] = Gpu(key, entry["name"], memory, entry.get("bf16_flops"), price_, seen,
                         tuple(entry.get("unverified", ())),
-                        {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES}, name)
+                        {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES}, named.get("price"), named.get("memory"))
     return gpus
 
 
 def price(g: Gpu, i: Inputs) -> float | None:
     """The GPU's price per hour in `i`: its input's where it has one (so that a what-if moves it), else the table's."""
     return i[g.price_input].value if g.price_input else g.price_usd_per_hour
+
+
+def memory(g: Gpu, i: Inputs) -> float | None:
+    """The GPU's memory (GB) in `i`: its input's where it has one, else the table's."""
+    return i[g.memory_input].value if g.memory_input else g.memory_gb
 
 
 def gpu(name: str) -> Gpu:

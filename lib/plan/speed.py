@@ -16,7 +16,7 @@ from __future__ import annotations
 from lib.core.currency import ecb_rate
 from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
-from lib.plan.gpus import Gpu, price
+from lib.plan.gpus import Gpu, memory, price
 from lib.plan.memory import Job
 from lib.plan.shapes import expert_parameters, param_count
 
@@ -39,11 +39,12 @@ def flops_per_token(job: Job, i: Inputs | None = None) -> float:
     return trained + (2 * active if job.checkpointing else 0) + adapted_expert_flops(job)
 
 
-def fits(peak_bytes: float, gpu: Gpu) -> bool | None:
+def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
     """Whether the peak and the CUDA context fit the GPU's memory (None where it is unverified)."""
-    if gpu.memory_gb is None:
+    gb = memory(gpu, load_inputs() if i is None else i)
+    if gb is None:
         return None
-    return peak_bytes / 1e9 + CUDA_CONTEXT_GB <= gpu.memory_gb
+    return peak_bytes / 1e9 + CUDA_CONTEXT_GB <= gb
 
 
 def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from IPython.display import Markdown
 
 from lib.chapters import answers, budget
@@ -32,7 +34,7 @@ RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price
 def figures(i: Inputs) -> dict[str, Figure]:
     """Every figure the prose pastes, by name."""
     lo, q, llmc, ll = budget.lora_rebuilt(i), budget.qlora_rebuilt(i), budget.llmc_rebuilt(i), budget.llama7b_rebuilt(i)
-    kept_7b = budget.llama_kept(i, budget.SIZES[1][2], budget.SIZES[1][4])
+    kept_7b = budget.llama_kept(i, *budget.LLAMA_SHAPES["llama7b"])
     scales = budget.three_scales(i)
     usd = budget.budget_usd(i)
     hours = usd / i.lambda_h100_sxm_1x
@@ -114,6 +116,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "checkpoint_bytes": Figure.of(i.activation_checkpoint_bytes, "count"),
         "activation_linear": Figure.of(i.activation_linear_bytes, "count"),
         "activation_attention": Figure.of(i.activation_attention_bytes, "count"),
+        # Korthikanti et al.'s formula for LLaMA 7B, beside the planner's activations (its own and with eager attention)
+        "korthikanti": _gb(budget.korthikanti_activations(i)),
+        "korthikanti_ckpt": _gb(budget.korthikanti_activations(i, recomputation="full")),
+        "activations_eager": _gb(budget.planned_memory(dataclasses.replace(budget.chapter_job(i, "lora", "llama7b"),
+                                                                           attention="eager")).activations),
         # the planner against measurements: the tolerance of each kind
         "tolerance.measured": _pct(budget.MEASURED_TOLERANCE),
         "tolerance.arithmetic": _pct(budget.ARITHMETIC_TOLERANCE),
