@@ -666,11 +666,12 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
 def test_each_compute_calculator_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
     """The compute calculator on the costs page: its first picture is the chapter's start (LLaMA 65B),
     then each control moves the readout (sliders and the chip menu) to what lib.chapters.compute and
-    lib.core.figure give for the same inputs, in the page's language. The utilisation moves first: it
-    starts between two steps of its slider, where the slider cannot say what it holds."""
+    lib.core.figure give for the same inputs, in the page's language; the parameters' and tokens'
+    sliders hold powers of ten (a small job: seconds, and less than a cent). The utilisation moves
+    first: it starts between two steps of its slider, where the slider cannot say what it holds."""
     from playwright.sync_api import TimeoutError as Timeout
 
-    from lib.calculators.compute import BILLION, SIGNALS, devices, readout, start
+    from lib.calculators.compute import POWERS, SIGNALS, devices, readout, start
     from lib.core.inputs import load_inputs
     from lib.core.words import words
 
@@ -692,18 +693,100 @@ def test_each_compute_calculator_control_changes_its_readout_to_what_lib_compute
     texts = shows(first)
     assert all(line in texts for line in first.values()), (first, texts)
     names = words(lang)["calculator_compute"]["devices"]
-    for name, value in (("utilisation", "0.35"), ("params", "7"), ("tokens", "2000"), ("peak", names["tpu_v4"]),
-                        ("price", "2.5")):
+    # What the controls hold: the start's exact values (between steps, where the sliders cannot say
+    # them) until each is moved; the parameters' and tokens' sliders hold powers of ten.
+    v = start(i)
+    for name, value in (("utilisation", "0.35"), ("params", "9.85"), ("tokens", "12.3"), ("peak", "tpu_v4"),
+                        ("price", "2.5"), ("params", "8"), ("tokens", "6.4"), ("peak", "h100"),
+                        ("utilisation", "1"), ("price", "0.1")):
         if name == "peak":
-            controls[name].select_option(label=value)
+            controls[name].select_option(label=names[value])
+            v[name] = devices(i)[value]
         else:
             controls[name].fill(value)
-        v = {n: float(c.input_value()) for n, c in controls.items() if n != "peak"}
-        label = controls["peak"].evaluate("s => s.options[s.selectedIndex].textContent")
-        peak = devices(i)[next(key for key, text in names.items() if text == label)]
-        want = readout(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak, v["utilisation"], v["price"], i)
+            assert controls[name].input_value() == value
+            v[name] = round(10 ** float(value)) if name in POWERS else float(value)
+        want = readout(lang, **v, i=i)
         texts = shows(want)
         assert all(line in texts for line in want.values()), (name, want, texts)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_compute_calculator_takes_exact_counts_typed_and_keeps_them_in_its_address(tab, base, lang):
+    """The parameters' and tokens' fields take counts in the page's number style, exactly (GPT-2
+    124M's 124.439.808 parameters, not the slider's nearest step): the budget chapter's GPT-2
+    pretraining, typed, reads the cost that chapter gives it; the address keeps the calculation, and
+    opening it gives the same readout; the sliders' ends are typed as written (20.000.000.000.000
+    tokens, though 10 to the slider's end is 20000000000000.004); a count out of range or not whole
+    gets the widgets' message and changes nothing."""
+    import math
+
+    from lib.calculators.compute import RANGES, SIGNALS, readout
+    from lib.chapters import budget
+    from lib.core import fmt
+    from lib.core.figure import Figure
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
+
+    i = load_inputs()
+    row = next(r for r in budget.what_budget_buys(i) if r["job"] == "pretrain" and r["model"] == "gpt2")
+    run = {"params": i.llmc_124m_params, "tokens": row["tokens"], "peak": budget.h100_peak(i),
+           "utilisation": row["mfu"], "price": i.lambda_h100_sxm_1x}
+    page = _open(tab, base, f"{lang}/costs.html")
+    page.evaluate("window.stillHere = true")
+    fields = {name: page.locator(f'.vega-bind:has(input[name="{SIGNALS[name]}"]) input.calculator-number')
+              for name in ("params", "tokens", "utilisation", "price")}
+    assert all(f.count() == 1 for f in fields.values()), "a slider of the compute calculator has no field"
+    chart = page.locator("div.vega-chart", has=fields["params"])
+    page.locator(f'select[name="{SIGNALS["peak"]}"]').select_option(label=words(lang)["calculator_compute"]["devices"]["h100"])
+    for name, typed in (("params", fmt.number(run["params"], lang)), ("tokens", fmt.number(run["tokens"], lang)),
+                        ("utilisation", fmt.number(run["utilisation"], lang, 2)), ("price", fmt.number(run["price"], lang, 2))):
+        fields[name].fill(typed)
+        fields[name].press("Enter")
+        assert fields[name].input_value() == typed, (name, fields[name].input_value())
+    want = readout(lang, **run, i=i)
+    assert want["cost"] == Figure.of(row["cost"], "USD", decimals=2).format(lang)
+    _readout_shows(page, chart, list(want.values()), "typing GPT-2 124M's pretraining")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '4.29'", arg=SIGNALS["price"], timeout=3000)
+    held = query(page.url)
+    assert round(10 ** float(held[SIGNALS["params"]])) == run["params"], held
+    assert page.evaluate("window.stillHere === true"), "pressing Enter in a field reloaded the page"
+    # The address gives the same calculation back, fields and all.
+    page = _open(tab, base, f"{lang}/costs.html?" + page.url.split("?", 1)[1])
+    chart = page.locator("div.vega-chart", has=page.locator(f'input[name="{SIGNALS["params"]}"]'))
+    _readout_shows(page, chart, list(want.values()), "opening the calculation's address")
+    field = page.locator(f'.vega-bind:has(input[name="{SIGNALS["params"]}"]) input.calculator-number')
+    assert field.input_value() == fmt.number(run["params"], lang)
+    # The sliders' ends, typed as the field writes them.
+    tokens = page.locator(f'.vega-bind:has(input[name="{SIGNALS["tokens"]}"]) input.calculator-number')
+    tokens.fill(fmt.number(RANGES["tokens"][1], lang))
+    tokens.press("Enter")
+    page.wait_for_function("s => Math.abs(new URLSearchParams(location.search).get(s) - Math.log10(2e13)) < 1e-9",
+                           arg=SIGNALS["tokens"], timeout=3000)
+    assert tokens.input_value() == fmt.number(RANGES["tokens"][1], lang) and tokens.get_attribute("aria-invalid") is None
+    field.fill(fmt.number(RANGES["params"][0], lang))
+    field.press("Enter")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '8'", arg=SIGNALS["params"], timeout=3000)
+    _readout_shows(page, chart, [readout(lang, RANGES["params"][0], RANGES["tokens"][1], run["peak"], run["utilisation"],
+                                         run["price"], i)["cost"]], "typing the sliders' ends")
+    # What the fields refuse, with the widgets' message, and nothing moves.
+    errors = words(lang)["errors"]
+    slider = page.locator(f'input[type="range"][name="{SIGNALS["params"]}"]')
+    name = slider.evaluate("s => s.closest('label').querySelector('.vega-bind-name').textContent").strip().rstrip(":")
+    low, high = (fmt.number(v, lang) for v in RANGES["params"][:2])
+    for typed, said in ((fmt.number(99_999_999, lang), errors["range"].format(name=name, low=low, high=high)),
+                        (fmt.number(124_439_808.5, lang, 1), errors["whole"].format(name=name))):
+        field.fill(typed)
+        field.press("Enter")
+        note = chart.locator(".calculator-note").first
+        assert note.text_content() == said and field.get_attribute("aria-invalid") == "true", note.text_content()
+        assert query(page.url)[SIGNALS["params"]] == "8", "a refused count changed the calculator"
+    # Both fields show their longest counts whole, at a phone's width too.
+    for width in (1366, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        assert tokens.evaluate("f => f.scrollWidth <= f.clientWidth"), f"{tokens.input_value()} is cut off at {width} px"
+    page.set_viewport_size({"width": 1366, "height": 900})
+    assert math.isclose(float(query(page.url)[SIGNALS["tokens"]]), math.log10(2e13))
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -20,7 +20,10 @@
    other gets the widgets' own message (`messages`, lib/data/words [errors], {name}, {low} and
    {high} filled in) and changes nothing. Moving any control clears the message. A slider
    named in `powers` moves by powers of ten: its field takes and writes 10 to the slider's value
-   (the budget ladder's dollars).
+   (the budget ladder's dollars; the compute calculator's parameters and tokens, which `whole` names:
+   its field takes whole numbers only), exactly, not at the slider's step, within the limits as the
+   field writes them, whole (10 to a slider's end may come back a few thousandths off the count it was
+   set from: 10^log10(2e13) is 20000000000000.004, written and taken as 20.000.000.000.000).
 
    Below the chart, a link to this calculation (its address, with the chart's anchor): following it
    copies it too, where the browser lets a page write to the clipboard, and says so.
@@ -32,6 +35,7 @@
    keeps equal to the follower (lib/calculators/rental.py). */
 window.bookCalculator = function (box, view, options) {
   var controls = options.controls, messages = options.messages, presets = options.custom;
+  var wholes = options.whole || [];
   function keep(name, value) {
     presets.forEach(function (preset) { if (preset.kept[name]) view.signal(preset.kept[name], value); });
   }
@@ -90,7 +94,7 @@ window.bookCalculator = function (box, view, options) {
   controls.forEach(function (control) {
     var binding = control[1], slider = box.querySelector('input[type="range"][name="' + control[0] + '"]');
     if (binding.input !== "range" || !slider) return;
-    var power = options.powers.indexOf(control[0]) >= 0;
+    var power = options.powers.indexOf(control[0]) >= 0, whole = wholes.indexOf(control[0]) >= 0;
     // What the field writes and reads, and the slider's value for it.
     // To the micro-dollar, as the chart's readout (lib.site.charts.BUDGET_USD): 10 to the log of 99.5
     // is 99.49999999999999, which whole dollars would write as 99.
@@ -111,14 +115,17 @@ window.bookCalculator = function (box, view, options) {
     note.setAttribute("aria-live", "polite");
     slider.closest("label").after(field, note);
     field.addEventListener("change", function () {
-      var typed = read(field.value), low = shown(binding.min), high = shown(binding.max);
+      // A power's limits as its field writes them, whole (10^log10(2e13) is 20000000000000.004).
+      var low = shown(binding.min), high = shown(binding.max);
+      if (power) { low = Math.round(low); high = Math.round(high); }
+      var typed = read(field.value);
       var wrong = isNaN(typed) ? messages.number : typed < low || typed > high ? messages.range
-        : !power && binding.step >= 1 && typed !== Math.round(typed) ? messages.whole : "";
+        : (power ? whole : binding.step >= 1) && typed !== Math.round(typed) ? messages.whole : "";
       note.textContent = wrong.replace("{name}", name).replace("{low}", limits.format(low))
         .replace("{high}", limits.format(high));
       if (wrong) { field.setAttribute("aria-invalid", "true"); return; }
       field.removeAttribute("aria-invalid");
-      var value = power ? sliderValue(typed) : onStep(typed, binding);
+      var value = power ? Math.min(binding.max, Math.max(binding.min, sliderValue(typed))) : onStep(typed, binding);
       moved(control[0], value);
       view.signal(control[0], value).runAsync();
       fields[control[0]](value);  // the value used, written as the page writes it, changed or not

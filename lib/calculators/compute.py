@@ -8,6 +8,7 @@ the reader's language."""
 from __future__ import annotations
 
 import json
+import math
 
 import altair as alt
 import ipywidgets as widgets
@@ -22,15 +23,31 @@ from lib.core.inputs import Inputs, load_inputs
 from lib.core.errors import error
 from lib.core.words import words
 
-BILLION = 1e9
-# The sliders' ranges (parameters and tokens in billions): from a model of a thousand million
-# parameters on as many tokens to a trillion parameters on twenty trillion tokens. The fewest
-# hours they give (on the fastest chip at full use) stay above one and a half, so the hours are
-# always plural; the most dollars (slowest chip, lowest use, highest price) stay below 10¹²
-# (tests/test_compute_calculator.py checks both).
-RANGES = {"params": (1, 1000, 0.1), "tokens": (1, 20000, 1), "utilisation": (0.05, 1, 0.01), "price": (0.5, 10, 0.01)}
+# The controls' ranges, in the readout's units (parameters, tokens, a fraction of the peak, dollars per
+# device-hour). Parameters and tokens span fine-tuning runs and the largest pretraining runs, from a
+# hundred million parameters (GPT-2 124M, the budget chapter's smallest model) on a million tokens to
+# a trillion parameters on twenty trillion tokens: up to seven orders of magnitude that a slider of even
+# steps cannot cross on a phone, so their sliders move by powers of ten (POWERS, a step of a
+# hundredth of a power: 2.3 %), and the field beside each takes and writes the count itself
+# (book/_static/calculator.js), exactly: GPT-2 124M's 124,439,808 parameters, not the nearest step.
+# The price runs from cheap rates, well under the cheapest the book sources (a 3-year commitment's
+# 1.45 dollars per A100-hour), to 20 dollars per GPU-hour, about four times the dearest it sources (AWS's
+# on-demand A100 of 2022), in cents. The fewest device-hours they give (the smallest run on the
+# fastest chip at full use) are under a second, written in device-seconds (device_time); the fewest
+# dollars, under a cent (cost_figure); the most dollars (largest run, slowest chip, lowest use,
+# highest price) stay below 10¹² (tests/test_compute_calculator.py checks all three).
+RANGES = {"params": (1e8, 1e12, 0.01), "tokens": (1e6, 2e13, 0.01), "utilisation": (0.05, 1, 0.01),
+          "price": (0.1, 20, 0.01)}
+# The controls whose sliders move by powers of ten: their signal holds the count's log10, their step is
+# in powers, and the count is a whole number (the field refuses 1,5 tokens).
+POWERS = ("params", "tokens")
+# Below half a cent the cost is written "less than $0.01" (cost_figure), not "$0.00".
+HALF_CENT = 0.005
 # The controls' signal names: their own, so that the page's other charts keep theirs.
-SIGNALS = {name: f"comp_{name}" for name in ("params", "tokens", "peak", "utilisation", "price")}
+# The parameters' and tokens' are named for the powers of ten they hold, so that an address written when
+# they held billions (comp_params=65.2) is left out rather than read as 10^65.2.
+SIGNALS = {name: f"comp_{name}" + ("_power" if name in POWERS else "")
+           for name in ("params", "tokens", "peak", "utilisation", "price")}
 
 
 def devices(i: Inputs) -> dict[str, float]:
@@ -74,12 +91,9 @@ def readout(lang: str, params: float, tokens: float, peak: float, utilisation: f
     """The calculator's lines, computed by lib.chapters.compute and written by lib.core.figure: the model, the
     chip, the FLOPs, the GPU-hours and the cost. A ValueError (lib.chapters.compute.BadInput) for bad input,
     or one the static calculator's controls could not be set to (RANGES)."""
-    for name, value, scale in (("params", params, BILLION), ("tokens", tokens, BILLION),
-                               ("utilisation", utilisation, 1), ("price", price, 1)):
+    for name, value in (("params", params), ("tokens", tokens), ("utilisation", utilisation), ("price", price)):
         low, high, _ = RANGES[name]
-        # Checked in the controls' units (parameters and tokens in billions), which the message names.
-        name = "price_per_gpu_hour" if name == "price" else name
-        compute.within(name, compute._number(name, value) / scale, low, high)
+        compute.within("price_per_gpu_hour" if name == "price" else name, value, low, high, whole=name in POWERS)
     flops = compute.training_flops(params, tokens, i.flops_per_param_token)
     hours = compute.flops_to_device_hours(flops, peak, utilisation)
     cost = compute.rental_cost(hours, price)
@@ -91,9 +105,35 @@ def readout(lang: str, params: float, tokens: float, peak: float, utilisation: f
         "device": f"{device_name(peak, lang, i)} · {Figure.of(utilisation, 'fraction', decimals=1).format(lang)} {of_peak}",
         "rate": Figure.of(price, "USD/" + unit).format(lang),
         "flops": Figure.of(flops, "FLOP").format(lang),
-        "hours": Figure.of(hours, unit).format(lang),
-        "cost": Figure.of(cost, "USD", decimals=2).format(lang),
+        "hours": device_time(hours, unit).format(lang),
+        "cost": cost_figure(cost).format(lang),
     }
+
+
+def device_time(hours: float, unit: str = "GPU-hour") -> Figure:
+    """A run's device-hours (`unit`: GPU-hours or chip-hours) as the readout writes them: whole hours
+    from the amount that rounds to sixty minutes (1 GPU-hour, 11 GPU-hours), whole minutes below it
+    (52 GPU-minutes), whole seconds below a minute that rounds to sixty seconds (1 GPU-second); one in
+    the singular, as the book writes every unit (lib.core.figure). The minutes and seconds are the
+    hours times 60 and 3,600, as the static readout computes them (compute_lines)."""
+    if unit not in ("GPU-hour", "chip-hour"):
+        raise ValueError(f"device_time counts GPU-hours or chip-hours, not {unit!r}")
+    minutes, seconds = hours * 60, hours * 3600
+    device = unit.removesuffix("-hour")
+    if round(minutes) >= 60:
+        return Figure.of(hours, unit)
+    if round(seconds) >= 60:
+        return Figure.of(minutes, f"{device}-minute")
+    return Figure.of(seconds, f"{device}-second")
+
+
+def cost_figure(cost: float) -> Figure:
+    """A run's cost as the readout writes it: dollars with cents below a thousand (0,37 dólares /
+    $0.37), whole above, in words from a million (lib.core.figure); "less than $0.01" for an amount
+    that cents would write as nothing (below HALF_CENT)."""
+    if cost < HALF_CENT:
+        return Figure.less_than(0.01, "USD", decimals=2)
+    return Figure.of(cost, "USD", decimals=2)
 
 
 def device_hour(peak: float, i: Inputs) -> str:
@@ -109,8 +149,8 @@ def describe(lang: str, params: float, tokens: float, peak: float, utilisation: 
 
 
 def compute_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
-    """The live calculator for Jupyter and Binder: boxes for the parameters and tokens (in
-    billions, to a tenth, as the book writes 65.2 billion), the utilisation (a percentage of the
+    """The live calculator for Jupyter and Binder: boxes for the parameters and tokens (whole
+    counts, as the static page's fields take them: 124.439.808), the utilisation (a percentage of the
     peak to a tenth, as the book writes it) and the price (with its cents), a menu of chips, and the
     result below them; every number in the page's number style (lib.calculators.boxes)."""
     i = load_inputs() if inputs is None else inputs
@@ -118,17 +158,19 @@ def compute_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     s = start(i)
     peak = widgets.Dropdown(options=[(text["devices"][key], value) for key, value in devices(i).items()], value=s["peak"])
     boxes = {
-        "params": NumberBox(s["params"] / BILLION, lang, text["params"], "params", 1, trim=True),
-        "tokens": NumberBox(s["tokens"] / BILLION, lang, text["tokens"], "tokens", 1, trim=True),
+        "params": NumberBox(s["params"], lang, text["params"], "params"),
+        "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens"),
         "utilisation": NumberBox(s["utilisation"], lang, text["utilisation_percent"], "utilisation", 1, scale=100),
         "price": NumberBox(s["price"], lang, text["price"], "price_per_gpu_hour", 2),
     }
+    for name in POWERS:  # wide enough for twenty trillion tokens written whole
+        boxes[name].widget.layout.width = "13em"
     result = widgets.HTML()
 
     def update(_=None):
         try:
             v = {name: box.value for name, box in boxes.items()}
-            result.value = describe(lang, v["params"] * BILLION, v["tokens"] * BILLION, peak.value,
+            result.value = describe(lang, v["params"], v["tokens"], peak.value,
                                     v["utilisation"], v["price"], i)
         except ValueError as exc:
             result.value = text["error"].format(message=error(in_box_units(exc, boxes.values()), lang))
@@ -145,11 +187,12 @@ def compute_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
 def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: str, price: str,
                   i: Inputs) -> dict[str, str]:
     """The readout's lines as Vega expressions of the named signals or fields (parameters and
-    tokens in billions): the model, the chip, the FLOPs (k × N × D), the GPU-hours (FLOPs / (peak ×
-    utilisation) / seconds in an hour) and the cost (GPU-hours × price), each written as `readout`
-    writes it. The arithmetic is lib.chapters.compute's, in the same order, so that the two agree to the
-    last bit wherever they can."""
-    n, d = f"({params} * {BILLION:g})", f"({tokens} * {BILLION:g})"
+    tokens as the log10 of their counts, POWERS: the count is 10 to it, rounded to a whole one, which
+    gives back a typed count exactly): the model, the chip, the FLOPs (k × N × D), the device-hours
+    (FLOPs / (peak × utilisation) / seconds in an hour, or their minutes or seconds: device_time) and
+    the cost (device-hours × price: cost_figure), each written as `readout` writes it. The arithmetic
+    is lib.chapters.compute's, in the same order, so that the two agree to the last bit wherever they can."""
+    n, d = f"round(pow(10, {params}))", f"round(pow(10, {tokens}))"
     flops = f"({i.flops_per_param_token!r} * {n} * {d})"
     hours = f"({flops} / ({peak} * {utilisation}) / {compute.SECONDS_PER_HOUR})"
     cost = f"({hours} * {price})"
@@ -159,37 +202,51 @@ def compute_lines(lang: str, params: str, tokens: str, peak: str, utilisation: s
         device = f"{peak} == {value!r} ? {json.dumps(names[key], ensure_ascii=False)} : {device}"
     of_peak = words(lang)["calculator_compute"]["of_peak"]
     tpu = f"{peak} == {devices(i)['tpu_v4']!r}"
+
+    def time(device: str) -> str:
+        minutes, seconds = f"({hours} * 60)", f"({hours} * 3600)"
+        return (f"(round({minutes}) >= 60 ? {charts.count_expr(hours, f'{device}-hour', lang)} : "
+                f"round({seconds}) >= 60 ? {charts.count_expr(minutes, f'{device}-minute', lang)} : "
+                f"{charts.count_expr(seconds, f'{device}-second', lang)})")
+    less = json.dumps(cost_figure(0).format(lang), ensure_ascii=False)
     return {
         "model": charts.compact_count_expr(n, "parameter", lang),
         "data": f"'× ' + {charts.compact_count_expr(d, 'token', lang)}",
         "device": f"({device}) + ' · ' + {charts.percent_expr(utilisation, lang)} + ' {of_peak}'",
         "rate": f"({tpu} ? {charts.price_expr(price, lang, 'chip-hour')} : {charts.price_expr(price, lang)})",
         "flops": f"{charts.scientific_expr(flops, lang)} + ' {fmt.unit_word('FLOP', lang, 2)}'",
-        "hours": f"({tpu} ? {charts.count_expr(hours, 'chip-hour', lang)} : {charts.count_expr(hours, 'GPU-hour', lang)})",
-        "cost": charts.money_large_expr(cost, lang),
+        "hours": f"({tpu} ? {time('chip')} : {time('GPU')})",
+        "cost": f"({cost} < {HALF_CENT!r} ? {less} : {charts.money_large_expr(cost, lang)})",
     }
 
 
 def compute_chart(lang: str, params: float, tokens: float, peak: float, utilisation: float, price: float,
                   inputs: Inputs | None = None) -> alt.Chart:
     """Parameters × tokens → FLOPs → GPU-hours → cost on the static page: sliders for the
-    parameters and tokens (in billions), the utilisation and the price, a menu of chips, and a
-    readout written as lib writes it (tests/test_compute_calculator.py renders it on a grid and
+    parameters and tokens (by powers of ten, POWERS), the utilisation and the price, a menu of chips,
+    and a readout written as lib writes it (tests/test_compute_calculator.py renders it on a grid and
     compares with lib.chapters.compute and lib.core.figure). Values outside the sliders are refused."""
     i = load_inputs() if inputs is None else inputs
     text = words(lang)["calculator_compute"]
-    values = {"params": params / BILLION, "tokens": tokens / BILLION, "utilisation": utilisation, "price": price}
+    values = {"params": params, "tokens": tokens, "utilisation": utilisation, "price": price}
     for name, value in values.items():
         low, high, _ = RANGES[name]
         if not low <= value <= high:
-            raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}"
-                             + (" (in billions)" if name in ("params", "tokens") else ""))
+            raise ValueError(f"{name} = {value:g} is outside the calculator's range {low:g}-{high:g}")
     device_name(peak, lang, i)  # one of the menu's chips, or a ValueError
-    params_ = [alt.param(name=SIGNALS[name], value=float(values[name]),
-                         bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
-               for name, (low, high, step) in RANGES.items()]
+    params_ = []
+    for name, (low, high, step) in RANGES.items():
+        value = values[name]
+        if name in POWERS:
+            value, low, high = math.log10(value), math.log10(low), math.log10(high)
+        params_.append(alt.param(name=SIGNALS[name], value=float(value),
+                                 bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " ")))
     chips = devices(i)
     params_.insert(2, alt.param(name=SIGNALS["peak"], value=float(peak), bind=alt.binding_select(
         options=[float(p) for p in chips.values()], labels=[text["devices"][key] for key in chips],
         name=text["device"] + " ")))
-    return charts.readout_chart(compute_lines(lang, *SIGNALS.values(), i), params_, lang, text["title"], text["subtitle"])
+    # "powers": the fields of the parameters and tokens take and write counts, 10 to the slider's
+    # value, whole ones ("whole"; book/_static/calculator.js).
+    powers = [SIGNALS[name] for name in POWERS]
+    return charts.readout_chart(compute_lines(lang, *SIGNALS.values(), i), params_, lang, text["title"], text["subtitle"],
+                                powers=powers, whole=powers)

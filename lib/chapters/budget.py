@@ -5,32 +5,24 @@ Pure functions; each rejects bad input with a ValueError that says what is wrong
 numbers they are called with live in lib/data/inputs/budget.toml (loaded, with every other input,
 by lib.core.inputs.load_inputs).
 
-Memory (GB = 10^9 bytes), after ZeRO (Rajbhandari et al. 2020, Section 3.1) and QLoRA (Dettmers
-et al. 2023, Section 3):
-- weights: N x the bytes of the precision they are held in (fp32 4, bf16 and fp16 2, int8 1,
-  nf4 half a byte: the number of bits is in the format's name), plus, for nf4, the quantisation
-  constants QLoRA stores per parameter; weights kept apart from that precision are counted at their
-  own bytes (QLoRA's code keeps LLaMA's embeddings and output layer in bf16 and its norms in fp32);
-- gradients: 2 bytes per *trained* parameter (all N in full fine-tuning, the adapters in LoRA);
-- optimiser states: Adam's fp32 master copy, momentum and variance, 12 bytes per trained parameter;
-- adapters: LoRA's matrices, 2 bytes per adapter parameter (their gradients and optimiser states
-  are counted above, as trained parameters);
-- activations: Korthikanti et al. 2022 (Section 4.1, Equation 1): s·b·h·(34 + 5·a·s/h) bytes per
-  layer, for sequences of s tokens, a micro-batch of b sequences, hidden size h and a attention
-  heads, every activation kept in 16 bits, no parallelism, no recomputation. With gradient
-  checkpointing (full activation recomputation, their Table 2) only each layer's 16-bit input is
-  kept, 2·s·b·h bytes per layer; the book adds one layer's full activations, rebuilt during that
-  layer's backward pass (the memory spike QLoRA's paged optimisers exist for). What it leaves out:
-  the embeddings, the output layer and the loss, framework buffers and fragmentation.
-- paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM only when the GPU runs
+Memory (GB = 10^9 bytes): the chapter's tables (three_scales, what_budget_buys, rented_full_ft) are the
+book's planner's (lib.plan, chapter_job and planned_memory): what PyTorch allocates in a training step,
+by part, and its peak. The published accountings the chapter rebuilds in its prose keep their own
+arithmetic, after ZeRO (Rajbhandari et al. 2020, Section 3.1) and QLoRA (Dettmers et al. 2023, Section 3)
+(training_memory): weights at the bytes of their precision (nf4 with QLoRA's constants; weights kept
+apart counted at their own bytes), 2 bytes of gradient and 12 of Adam's states per trained parameter,
+2 bytes per adapter parameter, and activations by Korthikanti et al. 2022 (activations_gb: s·b·h·(34 +
+5·a·s/h) bytes per layer, attention that stores its scores; with checkpointing, each layer's input and
+one layer rebuilt).
+
+Paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM only when the GPU runs
   out of memory, and paged back for the update. The book keeps them on the GPU: a job that fits
   without paging fits with it, and paging lowers no steady-state need (QLoRA reports no measurement
   of it). With QLoRA's own 65B adapters (rank 64 on every linear layer, qlora_recipe) these states
   are some 6.4 GB (32 bits each, qlora.py's paged AdamW): the chapter glues them and says the total
   assumes them on the GPU.
 
-Those bytes per parameter are the book's defaults (ZeRO's mixed-precision Adam), for the chapter's
-worked example. Set against the published memory figures, the chapter uses the book's planner instead
+Set against the published memory figures, the chapter uses the planner too
 (lib.plan: planner_jobs, planner_figure, measurements), each at its publisher's configuration and read as
 the publisher read it; the book's own GPU measurements (lib/data/measured) join that table by themselves.
 The LoRA paper's own accounting (lora_paper_bytes) and QLoRA's code (qlora_job) rebuild the paper's
@@ -137,19 +129,25 @@ def activations_gb(seq_len: float, batch: float, d_model: float, heads: float, l
 
 @dataclasses.dataclass(frozen=True)
 class Memory:
-    """GPU memory of one training job, in GB, by what holds it."""
+    """GPU memory of one training job, in GB, by what holds it. `total` is what the job needs: the
+    planner's peak where it gives one (`peak`: not the sum of the parts, since gradients fill as the
+    backward pass frees activations), else the sum of the parts (a published accounting rebuilt)."""
     weights: float
     gradients: float
     optimizer: float
     activations: float
     adapters: float
+    peak: float | None = None
 
     @property
     def total(self) -> float:
+        if self.peak is not None:
+            return self.peak
         return self.weights + self.gradients + self.optimizer + self.activations + self.adapters
 
     def parts(self) -> dict[str, float]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)} | {"total": self.total}
+        names = ("weights", "gradients", "optimizer", "activations", "adapters")
+        return {name: getattr(self, name) for name in names} | {"total": self.total}
 
 
 def training_memory(params: float, job: str, *, adapter_params: float = 0.0, activations: float = 0.0,
@@ -271,15 +269,37 @@ def model_activations(i: Inputs, d_key: str, heads_key: str, layers_key: str, re
                           checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
 
 
-def _memory(i: Inputs, job: str, params_key: str, d_key: str, heads_key: str, layers_key: str) -> Memory:
-    """A job's memory for a model described by inputs, at the example's sequence and batch."""
-    acts = model_activations(i, d_key, heads_key, layers_key, job_recomputation(i, job))
-    adapters = 0.0
-    if job in ("lora", "qlora"):
-        adapters = lora_params(i[d_key].value, i[layers_key].value, i.lora_adapted_matrix_types, i.lora_rank)
-    return training_memory(i[params_key].value, job, adapter_params=adapters, activations=acts,
-                           gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states,
-                           quant_constant_bits=i.qlora_constant_bits)
+# The chapter's models as the planner knows them (lib/data/models), and its jobs as the planner's methods:
+# full training in mixed precision (fp32 weights, gradients and Adam's states, 16 bytes a parameter as in
+# ZeRO, and autocast's bf16 copy); LoRA and QLoRA with the LoRA paper's adapters (W_q and W_v).
+PLANNED = {"gpt2": "gpt2", "llama7b": "llama-7b", "llama65b": "llama-65b"}
+METHOD = {"pretrain": "full-mixed", "full": "full-mixed", "lora": "lora", "qlora": "qlora"}
+
+
+def chapter_job(i: Inputs, job: str, model: str, *, seq: int = EXAMPLE_SEQ_LEN, batch: int = EXAMPLE_BATCH
+                ) -> plan_memory.Job:
+    """A job of the chapter's tables as the planner runs it: the model's shipped config, the job's method,
+    the example's sequence and batch (or those given), fused attention, gradient checkpointing where the
+    job runs with it (job_recomputation), LoRA's sourced rank on the query and value matrices."""
+    if model not in PLANNED:
+        raise ValueError(f"unknown model {model!r}: use one of {', '.join(PLANNED)}")
+    checkpointing = job_recomputation(i, job) == "full"
+    shape = plan_shapes.shape(plan_shapes.load_config(PLANNED[model]))
+    targets = ("q_proj", "v_proj") if shape.arch != "gpt2" else plan_memory.ALL_LINEAR
+    return plan_memory.Job(shape, METHOD[job], seq=int(seq), batch=int(batch), checkpointing=checkpointing,
+                           rank=int(i.lora_rank), targets=targets)
+
+
+def planned_memory(job: plan_memory.Job) -> Memory:
+    """The planner's memory of a job (lib.plan.memory.parts), in GB: its parts and its peak."""
+    p = {k: v / 1e9 for k, v in plan_memory.parts(job).items()}
+    return Memory(weights=p["weights"], gradients=p["gradients"], optimizer=p["optimizer"],
+                  activations=p["activations"], adapters=p["adapters"], peak=p["peak"])
+
+
+def _memory(i: Inputs, job: str, model: str) -> Memory:
+    """A job's memory for one of the chapter's models, at the example's sequence and batch, by the planner."""
+    return planned_memory(chapter_job(i, job, model))
 
 
 def h100_peak(i: Inputs) -> float:
@@ -295,8 +315,7 @@ def budget_job(i: Inputs) -> plan_memory.Job:
     """The chapter's example as the planner runs it: LLaMA 7B (its shipped config), LoRA at the sourced rank
     on W_q and W_v (the LoRA paper's adapters), the chapter's sequence and batch, fused attention, every
     activation kept."""
-    return plan_memory.Job(plan_shapes.shape(plan_shapes.load_config("llama-7b")), "lora", seq=EXAMPLE_SEQ_LEN,
-                           batch=EXAMPLE_BATCH, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))
+    return chapter_job(i, "lora", "llama7b")
 
 
 def budget_lora(i: Inputs) -> dict:
@@ -317,7 +336,7 @@ def three_scales(i: Inputs) -> dict:
     n = i.ft_example_params
     out = {}
     for job in JOBS:
-        memory = _memory(i, job, *SIZES[1][1:])
+        memory = _memory(i, job, "llama7b")
         tokens = i.llama7b_tokens if job == "pretrain" else FT_TOKENS
         flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
         hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
@@ -383,49 +402,26 @@ def llama_kept(i: Inputs, d_key: str, layers_key: str) -> dict[str, float]:
             "norm_bytes": bits_to_bytes("qlora_norm_bits", i.qlora_norm_bits)}
 
 
-def qlora_job(i: Inputs, params_key: str, d_key: str, heads_key: str, layers_key: str, adapters: float, *,
-              seq_len: float, batch: float, recomputation: str = "full") -> Memory:
-    """A LLaMA model trained as QLoRA's code trains it: the blocks' linear layers in NF4 with their
-    constants, the embeddings, output layer and norms kept apart (llama_kept), the adapters and their
-    gradients in bf16, and the paged optimiser's Adam states of 32 bits each (qlora.py's default)."""
-    kept = llama_kept(i, d_key, layers_key)
-    acts = model_activations(i, d_key, heads_key, layers_key, recomputation, seq_len=seq_len, batch=batch)
-    adapter_bytes = bits_to_bytes("qlora_adapter_bits", i.qlora_adapter_bits)
-    return training_memory(i[params_key].value, "qlora", adapter_params=adapters, activations=acts,
-                           gradient_bytes=adapter_bytes, adapter_bytes=adapter_bytes,
-                           optimizer_bytes=adam_state_bytes(i.adam_states, i.qlora_optimizer_state_bits),
-                           quant_constant_bits=i.qlora_constant_bits,
-                           kept=((kept["embeddings"], kept["embedding_bytes"]), (kept["norms"], kept["norm_bytes"])))
-
-
-def qlora_65b_memory(i: Inputs, recomputation: str = "full", adapters: float | None = None) -> Memory:
-    """LLaMA 65B trained as QLoRA's recipe trains it (qlora_recipe, qlora_job), by the book's formula;
-    `adapters` other than the recipe's to see what they change."""
-    r = qlora_recipe(i)
-    return qlora_job(i, *SIZES[2][1:], r["adapters"] if adapters is None else adapters, seq_len=r["seq_len"],
-                     batch=r["batch"], recomputation=recomputation)
-
-
 def qlora_rebuilt(i: Inputs) -> dict[str, float]:
-    """QLoRA's two bounds for a 65B model: 16-bit full fine-tuning (more than 780 GB, model states
-    only) and QLoRA (less than 48 GB), the latter with QLoRA's own recipe and code (qlora_recipe,
-    qlora_job): its adapters, their states and the activations under gradient checkpointing; how far
-    the total is from the paper's one 48 GB GPU (margin: the GPU less the total), and the same job with
-    the book's LoRA-paper adapters (rank 4 on W_q and W_v), which is not QLoRA's configuration."""
-    n = i.llama_65b_params
-    kw = dict(gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
-    full = training_memory(n, "full", **kw).total
-    recipe = qlora_recipe(i)
-    q = qlora_65b_memory(i)
-    # The same job with every activation kept.
-    no_ckpt = qlora_65b_memory(i, "none").total
-    book = qlora_65b_memory(i, adapters=lora_params(i.llama65b_d_model, i.llama65b_layers,
-                                                    i.lora_adapted_matrix_types, i.lora_rank))
+    """QLoRA's two bounds for a 65B model, by the planner at QLoRA's own configurations (planner_jobs):
+    16-bit full fine-tuning (more than 780 GB, model states only) and QLoRA (less than 48 GB on the
+    device: the peak with the CUDA context) with its Guanaco recipe and qlora.py's types; how far that
+    is from the paper's one 48 GB GPU (margin: the GPU less it); the same job with every activation kept,
+    and with the book's LoRA-paper adapters (rank lora_rank on W_q and W_v), which is not QLoRA's
+    configuration. `memory`: the recipe's parts (GB); `kept`: what qlora.py keeps out of NF4."""
+    jobs = planner_jobs(i)
+    job = jobs["qlora_65b"]
+    context = plan_speed.CUDA_CONTEXT_GB
+    full = planner_figure(i, "qlora_full", jobs["qlora_full"]) / 1e9
+    q = planned_memory(job)
+    device = q.total + context
+    no_ckpt = planned_memory(dataclasses.replace(job, checkpointing=False)).total + context
+    book = planned_memory(dataclasses.replace(job, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))).total + context
     kept = llama_kept(i, SIZES[2][2], SIZES[2][4])
-    return {"full": full, "qlora": q.total, "memory": q, "recipe": recipe, "kept": kept,
-            "full_above": full > i.qlora_full_ft_65b_memory,
-            "qlora_below": q.total < i.qlora_65b_memory, "fits_48": fits(q.total, i.qlora_65b_single_gpu),
-            "margin": i.qlora_65b_single_gpu - q.total, "book_adapters": book.total,
+    return {"full": full, "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
+            "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
+            "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
+            "margin": i.qlora_65b_single_gpu - device, "book_adapters": book,
             "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
             "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
 
@@ -733,10 +729,9 @@ def rented_full_ft(i: Inputs) -> dict:
     per_node = _size("lambda_a100_node_gpus", i.lambda_a100_node_gpus, whole=True)
     nodes = math.ceil(gpus / per_node)
     strategy = fsdp_strategy(i.alpaca_fsdp)
-    activations = activations_gb(i.alpaca_max_length, i.alpaca_device_batch, i.llama7b_d_model, i.llama7b_heads,
-                                 i.llama7b_layers, i.activation_linear_bytes, i.activation_attention_bytes)
-    memory = training_memory(i.ft_example_params, "full", activations=activations,
-                             gradient_bytes=i.bytes_fp16_gradient, optimizer_bytes=i.bytes_adam_states)
+    # The planner's full fine-tuning of LLaMA 7B at Alpaca's longest sequence and batch per GPU.
+    memory = planned_memory(chapter_job(i, "full", "llama7b", seq=i.alpaca_max_length, batch=i.alpaca_device_batch))
+    activations = memory.activations
     per_gpu = sharded_memory(memory, gpus, strategy)
     if per_gpu > i.a100_80gb_memory:
         raise ValueError(f"Alpaca's fine-tuning needs {per_gpu:.1f} GB on each of its {gpus:g} GPUs with {strategy}, "
@@ -747,7 +742,8 @@ def rented_full_ft(i: Inputs) -> dict:
     usd = budget_usd(i)
     paid = minutes_bought(usd, nodes * node_price, i.lambda_billing_increment)
     return {"gpus": gpus, "nodes": nodes, "node_gpus": per_node, "rented_gpus": nodes * per_node,
-            "strategy": strategy, "memory": memory, "states": memory.total - memory.activations,
+            "strategy": strategy, "memory": memory,
+            "states": memory.weights + memory.gradients + memory.optimizer + memory.adapters,
             "weights": memory.weights, "activations": activations, "per_gpu": per_gpu,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
@@ -759,14 +755,17 @@ def what_budget_buys(i: Inputs) -> list[dict]:
     """For each job and size: memory, whether it fits one H100, the utilisation it is priced at,
     H100-hours and dollars per billion tokens, and the tokens the budget trains (where it fits);
     pretraining also to compute-optimal tokens (Chinchilla's tokens per parameter)."""
+    from lib.plan.gpus import load_gpus
+
     usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
+    h100 = load_gpus()["h100-sxm"]
     per_param = i.chinchilla_tokens / i.chinchilla_params
     rows = []
     for job in JOBS:
         for key, params_key, *shape in SIZES:
             n = i[params_key].value
-            memory = _memory(i, job, params_key, *shape)
-            ok = fits(memory.total, i.h100_sxm_memory)
+            memory = _memory(i, job, key)
+            ok = plan_speed.fits(memory.total * 1e9, h100)
             mfu, _ = utilisation(i, key)
             tokens = per_param * n if job == "pretrain" else FT_TOKENS
             flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)

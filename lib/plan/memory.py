@@ -53,6 +53,9 @@ COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "activati
 # constant per block of 64, an fp32 constant per 256 of those blocks.
 NF4_BYTES = 0.5 + 1 / 64 + 4 / (64 * 256)
 LOSS_GRADIENT_BYTES = 6  # the logits' gradient at the start of the backward pass: fp32, then bf16
+# Full training in mixed precision: each weight in fp32, its fp32 gradient, and AdamW's two fp32 states
+# (ZeRO's 16 bytes a parameter); autocast's bf16 copy of each weight is counted with the activations.
+FULL_MIXED_BYTES = {"weights": 4, "gradients": 4, "optimizer": 8}
 LAYER_INPUT_BYTES = 2  # what a checkpointed layer keeps: its bf16 input
 DERIVED_RANK = 8  # the LoRA rank of the counted instances (lib.plan.derive)
 
@@ -245,10 +248,11 @@ def states(job: Job) -> dict[str, float]:
     a = adapter_params(job)
     quantised = quantised_params(s)
     tables = s.vocab * s.hidden * (1 if s.tied_embeddings else 2)  # the embeddings and the output layer
-    weights = {"full-mixed": 4 * p, "full-bf16": 2 * p, "lora": 2 * p,
+    mixed = FULL_MIXED_BYTES
+    weights = {"full-mixed": mixed["weights"] * p, "full-bf16": 2 * p, "lora": 2 * p,
                "qlora": NF4_BYTES * quantised + job.embedding_bytes * tables + 4 * (p - quantised - tables)}[job.method]
-    gradients = {"full-mixed": 4 * p, "full-bf16": 2 * p}.get(job.method, job.adapter_bytes * a)
-    optimizer = {"full-mixed": 8 * p, "full-bf16": 4 * p}.get(job.method, 8 * a)
+    gradients = {"full-mixed": mixed["gradients"] * p, "full-bf16": 2 * p}.get(job.method, job.adapter_bytes * a)
+    optimizer = {"full-mixed": mixed["optimizer"] * p, "full-bf16": 4 * p}.get(job.method, 8 * a)
     adapters = job.adapter_bytes * a
     return {"weights": weights, "adapters": adapters, "gradients": gradients, "optimizer": optimizer,
             "after_step": weights + adapters + gradients + optimizer}

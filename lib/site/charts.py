@@ -172,6 +172,8 @@ def offline_renderer(spec: dict, **_) -> dict:
                   for leader in sorted(leaders)] if custom else []
         options = {"controls": controls, "messages": messages, "custom": custom,
                    "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
+        if usermeta.get("whole"):  # the powers' fields that take whole counts only (calculator.js)
+            options["whole"] = usermeta["whole"]
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
     # The element's id: for a chart with controls, its first control's name, the same in both
@@ -741,12 +743,14 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
-                  custom: dict | None = None, powers: list[str] | None = None) -> alt.Chart:
+                  custom: dict | None = None, powers: list[str] | None = None,
+                  whole: list[str] | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
     `custom`: the preset's option that says they moved (live_spec); `powers`: the sliders that move by
-    powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js)."""
+    powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js);
+    `whole`: those of them whose fields take whole numbers only (counts)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -761,7 +765,8 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
-                  **({"custom": custom} if custom else {}), **({"powers": powers} if powers else {})},
+                  **({"custom": custom} if custom else {}), **({"powers": powers} if powers else {}),
+                  **({"whole": whole} if whole else {})},
     )
     return readable(chart, title_size=14)
 
@@ -825,7 +830,8 @@ def compact_count_expr(value: str, unit: str, lang: str) -> str:
     does, for 1e6 <= v < 1e15: 2,5 millones de tokens, 65.200 millones de parámetros, 1,4 billones de
     tokens (Spanish counts thousands of millions in millions, to the hundred million) / 2.5 million
     tokens, 65.2 billion parameters, 1.4 trillion tokens (one decimal, none when it is zero; 999.95
-    million and up read as a billion, 999.95 billion and up as a trillion)."""
+    million and up read as a billion, 999.95 billion and up as a trillion, in both languages: 999.96
+    thousand million tokens are 1 billón, as Babel writes them, not 1.000.000 millones)."""
     many = fmt.unit_word(unit, lang, 2)
     if fmt.locale(lang) == "es_ES":
         millions = f"format({_half_even_expr(f'{value} / 1e8', 0)} * 100, ',.0f')"
@@ -835,7 +841,7 @@ def compact_count_expr(value: str, unit: str, lang: str) -> str:
         small = f"format({few}, ',.1~f') + ({few} == 1 ? ' {one_million}' : ' {word}')"
         rounded = _half_even_expr(f"{value} / 1e12", 1)
         big = f"format({rounded}, ',.1~f') + ({rounded} == 1 ? ' {one}' : ' {several}')"
-        return f"({value} < 1e9 ? {small} : {value} < 1e12 ? {millions} + ' {word}' : {big}) + ' de {many}'"
+        return f"({value} < 1e9 ? {small} : {value} < 999.95e9 ? {millions} + ' {word}' : {big}) + ' de {many}'"
     million, billion, trillion = (fmt.compact(n, lang, 0).split(" ", 1)[1] for n in (2e6, 2e9, 2e12))
     few = f"format({_half_even_expr(f'{value} / 1e6', 1)}, ',.1~f') + ' {million}'"
     small = f"format({_half_even_expr(f'{value} / 1e9', 1)}, ',.1~f') + ' {billion}'"
