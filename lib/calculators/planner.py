@@ -269,7 +269,8 @@ def fields(i: Inputs) -> dict[str, str]:
                 f" * ({by_key('step_weights')} + {sig['rank']} * {by_key('step_rank')})",
         "one_layer": "datum.layer * datum.tokens + datum.step",
         "saved": f"({sig['checkpointing']} ? ({per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
-                 f" + datum.outside) * datum.tokens : {per_model('layers')} * datum.one_layer + datum.outside * datum.tokens)",
+                 f" + datum.outside) * datum.tokens : {per_model('layers')} * datum.one_layer"
+                 f" + (datum.outside + {by_key('first')}) * datum.tokens)",
         "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
         "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * {per_model('vocab')} * datum.tokens"
                  f" + ({sig['checkpointing']} ? datum.one_layer : 0)",
@@ -354,4 +355,5 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
               select("attention", s["attention"]), select("gpu", s["gpu"]),
               slider("tokens", math.log10(s["tokens"]))]
-    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]])
+    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
+                                whole=[SIGNALS["tokens"]])

@@ -112,7 +112,7 @@ def budget_buys(i: Inputs) -> Answer:
 
 
 def full_ft_fits(i: Inputs) -> Answer:
-    """Whether a full fine-tuning of LLaMA 7B fits one H100: its memory by the budget chapter's model."""
+    """Whether a full fine-tuning of LLaMA 7B fits one H100: its peak by the planner (the budget chapter's table)."""
     row = _row(i, "full", "llama7b")
     memory = Figure.memory(row["memory"])
     return Answer("full_ft_fits", memory, memory, {

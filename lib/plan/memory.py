@@ -108,7 +108,8 @@ class Job:
                 raise PlanError("unknown_target", names=", ".join(unknown) or ", ".join(self.target_parameters),
                                 known=", ".join(linear_modules(self.shape)), all=ALL_LINEAR)
             if all_linear_parameters(self.shape):  # Mixtral: "all-linear" adapts every layer's experts already
-                raise PlanError("targets_not_derived", names=",".join(self.target_parameters))
+                raise PlanError("targets_not_derived", derived=",".join(attention_targets(self.shape)[1]),
+                                names=",".join(self.target_parameters))
             if self.parameter_layers is not None and (
                     not self.parameter_layers or any(not 0 <= n < self.shape.layers for n in self.parameter_layers)):
                 raise PlanError("bad_layers", value=repr(self.parameter_layers), layers=self.shape.layers)
@@ -142,20 +143,29 @@ def coefficients() -> dict:
         return tomllib.load(f)
 
 
+def attention_targets(s: Shape) -> tuple[str, tuple[str, ...]]:
+    """The attention-only adapter the activations are derived for, besides all-linear: its method and
+    modules. W_q and W_v (lora-qv) where they are modules of their own; GPT-2's fused c_attn (lora-c_attn),
+    PEFT's default target for gpt2, where they are parts of one (lib.plan.derive.FUSED_METHODS)."""
+    return ("lora-c_attn", ("c_attn",)) if s.arch == "gpt2" else ("lora-qv", ("q_proj", "v_proj"))
+
+
 def _activation_key(job: Job) -> str:
     """The counted instance whose coefficients fit the job's layers (lib/data/plan/activations.toml);
     those whose experts are adapted too use `lora-experts` (`_expert_key`)."""
+    attention_method, attention_modules = attention_targets(job.shape)
     if not job.adapted:
         method = "full"
     elif job.targets == ALL_LINEAR or set(job.targets) == set(linear_modules(job.shape)):
         method = "lora-all"
-    elif set(job.targets) == {"q_proj", "v_proj"} and not job.target_parameters:
-        method = "lora-qv"
+    elif set(job.targets) == set(attention_modules) and not job.target_parameters:
+        method = attention_method
     else:
-        raise PlanError("targets_not_derived", names=",".join(job.targets if job.targets != ALL_LINEAR else [ALL_LINEAR]))
+        raise PlanError("targets_not_derived", derived=",".join(attention_modules),
+                        names=",".join(job.targets if job.targets != ALL_LINEAR else [ALL_LINEAR]))
     if job.target_parameters and (set(job.target_parameters) != set(expert_parameters(job.shape)) or method != "lora-all"
                                   or f"lora-experts.{job.attention}" not in _flat(coefficients().get(job.shape.model_type, {}))):
-        raise PlanError("targets_not_derived", names=",".join(job.target_parameters))
+        raise PlanError("targets_not_derived", derived=",".join(attention_modules), names=",".join(job.target_parameters))
     if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
     if f"{method}.{job.attention}" not in _flat(coefficients()[job.shape.model_type]):
@@ -182,21 +192,25 @@ def activation_keys(s: Shape) -> tuple[str, ...]:
 def terms(s: Shape, key: str) -> dict[str, float]:
     """What the counted instance `key` (method.attention) keeps, as sums over the shape's sizes: per token
     in one layer (`layer`, and `layer_seq` per token of the sequence: eager attention's scores), per token
-    outside the layers (`outside`, `outside_seq`: logits, loss, rotary tables, the causal mask), and per
+    outside the layers (`outside`, `outside_seq`: logits, loss, rotary tables, the causal mask), per token
+    in the first layer only, as a difference from the others (`first`: with adapters on q and v alone, its
+    keys need no gradient, so it keeps less: no queries for q·kᵀ under eager attention, nothing of OLMo 2's
+    k_norm), and per
     layer and step, not growing with the tokens (`step_fixed`; `step_weights`, an adapted expert stack,
     and `step_rank`, its factors per unit of rank, both in bf16: twice that in QLoRA's fp32 experts)."""
     c = coefficients()[s.model_type]
     for part in key.split("."):
         c = c[part]
     kv_repeated = (s.heads if s.kv_heads > 1 else s.kv_heads) * s.head_dim  # lib.plan.derive.kv_repeated_width
-    layer = (c["layer_one"] + c["layer_hidden"] * s.hidden + c["layer_q"] * s.heads * s.head_dim
+    layer = (c["layer_one"] + c["layer_hidden"] * s.hidden + c.get("layer_q", 0) * s.heads * s.head_dim
              + c.get("layer_kv", 0) * s.kv_heads * s.head_dim + c.get("layer_kv_repeated", 0) * kv_repeated
              + c["layer_ffn"] * s.intermediate * s.experts_per_token + c["layer_heads"] * s.heads
              + c.get("layer_experts", 0) * s.experts + c.get("layer_routed", 0) * s.experts_per_token
              + c.get("layer_routed_hidden", 0) * s.experts_per_token * s.hidden)
     return {"layer": layer, "layer_seq": c.get("layer_heads_seq", 0) * s.heads + c.get("layer_seq", 0),
-            "outside": c["outside_hidden"] * s.hidden + c["outside_head_dim"] * s.head_dim + c["outside_vocab"] * s.vocab,
+            "outside": c["outside_hidden"] * s.hidden + c.get("outside_head_dim", 0) * s.head_dim + c["outside_vocab"] * s.vocab,
             "outside_seq": c.get("outside_seq", 0),
+            "first": c.get("first_q", 0) * s.heads * s.head_dim + c.get("first_kv", 0) * s.kv_heads * s.head_dim,
             "step_fixed": c.get("step_experts", 0) * s.experts,
             "step_weights": c.get("step_expert_weights", 0) * s.experts * s.hidden * s.intermediate,
             "step_rank": (c.get("step_expert_factors_hidden", 0) * s.experts * s.hidden
@@ -273,8 +287,8 @@ def parts(job: Job) -> dict[str, float]:
     one_layer = max(per_layer)
     if job.checkpointing:
         saved = (job.shape.layers * LAYER_INPUT_BYTES * job.shape.hidden + outside) * job.tokens
-    else:
-        saved = saved_layers + outside * job.tokens
+    else:  # the first layer differs from the others by `first` (terms), where the key was counted with one
+        saved = saved_layers + (outside + terms(job.shape, _activation_key(job))["first"]) * job.tokens
     autocast = 2 * param_count(job.shape)["total"] if job.method == "full-mixed" else 0
     loss_gradient = LOSS_GRADIENT_BYTES * job.shape.vocab * job.tokens
     start = saved + autocast + loss_gradient + (one_layer if job.checkpointing else 0)
