@@ -636,3 +636,173 @@ def budget_full_ft_partial(i, c):
     job = budget.rented_full_ft(i)
     paid = coverage_figure(coverage(job["share"], tenth))
     return Recomputed(paid, figures=rented_full_ft_figures(i, job) | {"coverage": paid})
+
+
+# ---------------------------------------------------------------- a LoRA of gpt-oss in the budget's hours
+
+LORA_TIME = ("plenty", "enough", "short", "no_fit")
+# The book's reading of "de sobra" (plenty), stated on the cards: the hours run the job at least twice,
+# so that what is left over is at least what is used.
+PLENTY_TIMES = 2
+
+
+def lora_time(runs: float | None) -> str:
+    """How much time a budget leaves for a job, from how many times its hours run it: plenty (at least
+    PLENTY_TIMES), enough (at least once), short; `None` where the job does not fit the GPU's memory,
+    so that no number of hours is enough (no_fit)."""
+    if runs is None:
+        return "no_fit"
+    runs = compute._number("runs", runs)
+    if runs >= PLENTY_TIMES:
+        return "plenty"
+    return "enough" if runs >= 1 else "short"
+
+
+def lora_time_figure(key: str) -> Figure:
+    """A word of the lora_time scale, in each page's language (lib/data/words, table lora_time)."""
+    return dataclasses.replace(Figure.says(words("en")["lora_time"][key]), items_es=(words("es")["lora_time"][key],))
+
+
+def _stated_lora_time(claim) -> str:
+    by_word = {words("en")["lora_time"][key].casefold(): key for key in LORA_TIME}
+    if claim.stated.items[0].casefold() not in by_word:
+        raise ValueError(f"{claim.id} states {claim.stated.items[0]!r}: use one of the lora_time words")
+    return by_word[claim.stated.items[0].casefold()]
+
+
+def _listed(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def gptoss_ft_job(i, checkpointing: bool | None = None):
+    """OpenAI's fine-tuning example for gpt-oss-20b (openai2025gptossfinetune) as the planner's job: the
+    shipped config (lib/data/models/gpt-oss-20b.json), LoRA of the example's rank on every linear layer
+    and on the expert stacks of the layers it names, its sequence length and batch, its attention, and
+    its gradient checkpointing (or `checkpointing`, to see what that setting saves)."""
+    from lib.plan import memory as plan_memory
+    from lib.plan import shapes as plan_shapes
+
+    switch = {"True": True, "False": False}
+    if i.gptoss_ft_checkpointing not in switch:
+        raise ValueError(f"gptoss_ft_checkpointing is {i.gptoss_ft_checkpointing!r}: True or False, as the example writes it")
+    targets = i.gptoss_ft_targets
+    job = plan_memory.Job(
+        plan_shapes.shape(plan_shapes.load_config("gpt-oss-20b")), "lora",
+        seq=int(budget._size("gptoss_ft_max_length", i.gptoss_ft_max_length, whole=True)),
+        batch=int(budget._size("gptoss_ft_batch", i.gptoss_ft_batch, whole=True)),
+        checkpointing=switch[i.gptoss_ft_checkpointing] if checkpointing is None else checkpointing,
+        attention=i.gptoss_ft_attention, rank=int(budget._size("gptoss_ft_rank", i.gptoss_ft_rank, whole=True)),
+        targets=targets if targets == plan_memory.ALL_LINEAR else _listed(targets),
+        target_parameters=_listed(i.gptoss_ft_expert_parameters),
+        parameter_layers=tuple(int(n) for n in _listed(i.gptoss_ft_expert_layers)))
+    # The planner holds LoRA's frozen weights in bf16: the example must load them so too.
+    weight_bytes = plan_memory.states(job)["weights"] / plan_shapes.param_count(job.shape)["total"]
+    if budget.bits_to_bytes("gptoss_ft_weight_bits", i.gptoss_ft_weight_bits) != weight_bytes:
+        raise ValueError(f"the example loads its weights in {i.gptoss_ft_weight_bits:g} bits; the planner's LoRA "
+                         f"holds them in {8 * weight_bytes:g}")
+    return job
+
+
+def gptoss_ft_tokens(i) -> float:
+    """The most tokens one run of the example trains on: its examples, each cut to max_length, its epochs
+    (an upper bound: an example shorter than max_length trains on fewer)."""
+    return compute._number("gptoss_ft_examples", i.gptoss_ft_examples) * i.gptoss_ft_max_length * i.gptoss_ft_epochs
+
+
+def gptoss_ft(i) -> dict:
+    """The example on the H100 SXM the budget rents (lib.chapters.answers.budget_buys): its peak by the
+    planner, whether it fits, how many times the budget's hours would run it at the example's own measured
+    time (where it fits), the tokens they would train at most, and what the planner's speed at PaLM's utilisation would make
+    of one run (it is no basis for the tokens: the example measured its time)."""
+    from lib.plan import memory as plan_memory
+    from lib.plan import speed as plan_speed
+    from lib.plan.gpus import load_gpus
+
+    gpu = load_gpus()["h100-sxm"]
+    job = gptoss_ft_job(i)
+    peak = plan_memory.parts(job)["peak"]
+    fits = plan_speed.fits(peak, gpu)
+    hours = answers.budget_buys(i).figure.value
+    runs = hours * 60 / compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
+    tokens = gptoss_ft_tokens(i)
+    planner_hours = plan_speed.speed(job, gpu, tokens, i=i)["hours"]
+    return {"job": job, "gpu": gpu, "peak": peak, "fits": fits, "hours": hours, "runs": runs,
+            "tokens": tokens, "budget_tokens": runs * tokens,
+            "peak_unchecked": plan_memory.parts(gptoss_ft_job(i, checkpointing=False))["peak"],
+            "planner_minutes": planner_hours * 60}
+
+
+def gptoss_120b_weights(i) -> float:
+    """gpt-oss-120b's weights in bytes, loaded as the example loads gpt-oss-20b's (every weight in bf16):
+    the card's parameter count times the bytes of a weight. A lower bound of a LoRA's memory, which adds
+    adapters, their states and the activations."""
+    return i.gptoss_120b_params * budget.bits_to_bytes("gptoss_ft_weight_bits", i.gptoss_ft_weight_bits)
+
+
+def _gptoss_ft_figures(i, job: dict) -> dict[str, Figure]:
+    """The example's settings and what the budget pays, as the two cards write them."""
+    return {
+        "minutes": Figure.of(i.gptoss_ft_minutes, "minute"),
+        "example_memory": Figure.of(i.gptoss_ft_gpu_memory, "GB"),
+        "examples": Figure.of(i.gptoss_ft_examples, "example"),
+        "max_length": Figure.of(i.gptoss_ft_max_length, "token"),
+        "epochs": Figure.of(i.gptoss_ft_epochs, "epoch"),
+        "batch": Figure.of(i.gptoss_ft_batch, "sequence"),
+        "rank": Figure.of(i.gptoss_ft_rank, ""),
+        "expert_layers": Figure.says(*_listed(i.gptoss_ft_expert_layers)),
+        "attention": Figure.says(i.gptoss_ft_attention),
+        "bits": Figure.of(i.gptoss_ft_weight_bits, ""),
+        "hours": Figure.of(job["hours"], "hour", decimals=1),
+        "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
+        "seen": i.seen_on("lambda_h100_sxm_1x"),
+        "gpu_memory": Figure.of(job["gpu"].memory_gb, "GB"),
+    }
+
+
+@recomputes("A1-lora-gptoss-20b")
+def lora_gptoss_20b(i, c):
+    claim = c["A1-lora-gptoss-20b"]
+    _stated_lora_time(claim)
+    job = gptoss_ft(i)
+    from lib.plan.speed import CUDA_CONTEXT_GB
+
+    figures = _gptoss_ft_figures(i, job) | {
+        "peak": Figure.of(job["peak"] / 1e9, "GB", decimals=1),
+        "peak_unchecked": Figure.of(job["peak_unchecked"] / 1e9, "GB", decimals=0),
+        "context_gb": Figure.of(CUDA_CONTEXT_GB, "GB"),
+        "run_tokens": Figure.of(job["tokens"], "token", compact=True, decimals=2),
+        "planner_minutes": Figure.of(job["planner_minutes"], "minute", decimals=1),
+        "mfu": Figure.of(i.palm_mfu, "fraction", decimals=1),
+        "slower": Figure.of(i.gptoss_ft_minutes / job["planner_minutes"], "times", decimals=0),
+    }
+    figures |= {"runs": Figure.of(math.floor(job["runs"]), "times"),
+                "budget_tokens": Figure.of(job["budget_tokens"], "token", compact=True, decimals=0)}
+    # The hours run the example that many times only where it fits the GPU's memory.
+    word = lora_time_figure(lora_time(job["runs"] if job["fits"] else None))
+    return Recomputed(word, figures=figures | {"time": word})
+
+
+@recomputes("A1-lora-gptoss-120b")
+def lora_gptoss_120b(i, c):
+    from lib.plan.gpus import load_gpus
+    from lib.plan.speed import fits
+
+    claim = c["A1-lora-gptoss-120b"]
+    _stated_lora_time(claim)
+    gpu = load_gpus()["h100-sxm"]
+    weights = gptoss_120b_weights(i)
+    job = {"gpu": gpu, "hours": answers.budget_buys(i).figure.value}
+    figures = _gptoss_ft_figures(i, job) | {
+        "params": Figure.of(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
+        "weights": Figure.of(weights / 1e9, "GB", decimals=0),
+        "over": Figure.of(weights / 1e9 / gpu.memory_gb, "times", decimals=1),
+        "ref_gpus": Figure.of(i.gptoss_120b_bf16_gpus, "GPU", qualifier="H100"),
+        "node": Figure.says(i.gptoss_120b_ft_hardware),
+        "mxfp4": Figure.says(i.gptoss_120b_mxfp4_gpu),
+    }
+    # Its weights alone, a lower bound of the job's memory, decide: if they fit, no source gives the
+    # job's time on one H100 (OpenAI publishes no example for gpt-oss-120b), and the claim is unverified.
+    if fits(weights, gpu):
+        return Recomputed(None, figures=figures)
+    word = lora_time_figure(lora_time(None))
+    return Recomputed(word, figures=figures | {"time": word})
