@@ -102,13 +102,12 @@ def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
 
 
 def test_it_offers_every_shipped_model_the_planner_computes_and_only_those():
-    """Every derived model whose attention-only adapter is the page's q_proj and v_proj: not GPT-2, whose
-    queries, keys and values are one module (c_attn), which that option cannot name."""
+    """Every derived model; GPT-2's query and value adapters are on its fused c_attn."""
     for name in SHIPPED:
         s = shape(load_config(name))
-        derived = s.model_type in memory.coefficients()
-        assert (name in MODELS) == (derived and memory.attention_targets(s)[1] == planner.TARGETS["qv"]), name
-    assert "llama-7b" in MODELS and "gpt2" not in MODELS
+        assert (name in MODELS) == (s.model_type in memory.coefficients()), name
+    assert "llama-7b" in MODELS and "gpt2" in MODELS
+    assert planner.job("gpt2", "lora", 4, "qv", 128, 1, False, "sdpa").targets == ("c_attn",)
 
 
 def test_the_controls_have_their_own_signal_names_and_start_values():

@@ -36,6 +36,8 @@ from lib.site import charts
 
 # The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
 SEQS = tuple(2 ** k for k in range(7, 18))
+# The adapters offered: the attention's query and value matrices (the LoRA paper's; GPT-2 holds them with the
+# keys in one module, c_attn, which is adapted instead: lib.plan.memory.attention_targets), or every linear layer.
 TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
 # the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
@@ -52,8 +54,10 @@ def job(model: str, method: str, rank: int, targets: str, seq: int, batch: int, 
     """The planner's job for the calculator's settings (a PlanError for a setting it refuses)."""
     if targets not in TARGETS:
         raise PlanError("unknown_target", names=targets, known=", ".join(TARGETS), all=memory.ALL_LINEAR)
-    return memory.Job(shape(load_config(model)), method, seq=seq, batch=batch, checkpointing=checkpointing,
-                      attention=attention, rank=rank, targets=TARGETS[targets])
+    s = shape(load_config(model))
+    modules = memory.attention_targets(s)[1] if targets == "qv" else TARGETS[targets]
+    return memory.Job(s, method, seq=seq, batch=batch, checkpointing=checkpointing, attention=attention, rank=rank,
+                      targets=modules)
 
 
 def models() -> tuple[str, ...]:
@@ -243,7 +247,9 @@ def fields(i: Inputs) -> dict[str, str]:
     gpus = load_gpus()
     rate = ecb_rate("USD", i.budget_rate_date)
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
-    act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : 'lora-qv') : 'full')"
+    attention_key = pick(sig["model"], {m: json.dumps(memory.attention_targets(shape(load_config(m)))[0]) for m in c},
+                         expr=True)
+    act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : {attention_key}) : 'full')"
                f" + '.' + {sig['attention']}")
     by_key = lambda part: pick(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
         f"{m}|{k.removesuffix('|' + part)}": x for m, v in c.items() for k, x in v.items() if k.endswith("|" + part)})
