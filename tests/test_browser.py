@@ -567,7 +567,7 @@ def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
 
     lines = readout(lang, values["model"], values["method"], int(values["rank"]), values["targets"], int(values["seq"]),
                     int(values["batch"]), checkpointing, values["attention"], values["gpu"],
-                    round(10 ** float(values["tokens"])))
+                    round(10 ** float(values["tokens"])), utilisation=float(values["utilisation"]))
     return [lines[k] for k in LINES if lines[k]]
 
 
@@ -576,16 +576,21 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     """Move each control of the budget chapter's planner on the static page (the lists, the sliders,
     the checkpointing box) and read the readout: every line is what lib.plan and lib.core.figure give for
     the same settings, in the page's language, and none runs past the chart; a screen reader hears it."""
-    from lib.calculators.planner import SIGNALS
+    from lib.calculators.planner import SIGNALS, start
+    from lib.core.inputs import load_inputs
 
+    s = start(load_inputs())
+    # The sliders whose start lies between two of their steps hold that start until moved: their values.
+    unmoved = {"tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
     page = _open(tab, base, f"{lang}/budget.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
     assert all(c.count() == 1 for c in controls.values()), "the planner's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
     # QLoRA of LLaMA 65B on every linear layer at rank 64, four sequences of 2,048 with checkpointing, on
     # an A100 80GB; eager attention; a hundred million tokens (10^8); then a sequence beyond its positions.
-    # The tokens move first: they start between two steps of their slider, where it cannot say what it holds.
-    steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
+    # The tokens and the utilisation move first: they start between two steps of their sliders, where these
+    # cannot say what they hold.
+    steps = (("tokens", "8"), ("utilisation", "0.3"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
              ("seq", "2048"), ("batch", "4"), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
              ("seq", "4096"))
     for name, value in steps:
@@ -595,10 +600,11 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
             controls[name].select_option(value)
         else:
             controls[name].fill(value)
+        unmoved.pop(name, None)
         values = {n: c.input_value() for n, c in controls.items() if n != "checkpointing"}
         checkpointing = controls["checkpointing"].is_checked()
         assert (checkpointing if name == "checkpointing" else values[name]) == value
-        want = _planner_lines(lang, values, checkpointing)
+        want = _planner_lines(lang, values | unmoved, checkpointing)
         _readout_shows(page, chart, want, f"{name} = {value}")
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
                               " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
@@ -623,7 +629,7 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
 
     other = next(x for x in LANGS if x != lang)
     state = {"model": "llama-65b", "method": "qlora", "targets": "all", "rank": "64", "seq": "2048", "batch": "4",
-             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8"}
+             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8", "utilisation": "0.3"}
     query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
 
     def shows(page, page_lang, expected: dict, checkpointing: bool):
@@ -633,8 +639,9 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
         chart = page.locator("div.vega-chart", has=controls["rank"])
         _readout_shows(page, chart, _planner_lines(page_lang, expected, checkpointing), f"opening {page.url}")
         held = {n: controls[n].input_value() for n in expected}
-        assert {n: round(float(v), 2) if n == "tokens" else v for n, v in held.items()} == \
-            {n: round(float(v), 2) if n == "tokens" else v for n, v in expected.items()}
+        off_steps = ("tokens", "utilisation")
+        assert {n: round(float(v), 2) if n in off_steps else v for n, v in held.items()} == \
+            {n: round(float(v), 2) if n in off_steps else v for n, v in expected.items()}
         assert controls["checkpointing"].is_checked() == checkpointing
         return controls
 
@@ -659,7 +666,7 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     s = start(load_inputs())
     shows(page, lang, {"model": s["model"], "method": s["method"], "targets": s["targets"], "rank": str(s["rank"]),
                        "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": "a100-80gb",
-                       "tokens": str(math.log10(s["tokens"]))}, False)
+                       "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}, False)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -31,16 +31,19 @@ GPUS = list(load_gpus())
 # rank, GPU and tokens cycle through values that reach every GPU, sequences beyond some models' positions
 # (LLaMA 65B's 2,048), batches and ranks at their ends, and tokens from a million to ten trillion.
 SEQS, BATCHES, RANKS, POWERS = (128, 2048, 4096, 32768), (1, 3, 64), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
+UTILISATIONS = (0.05, I.palm_mfu, 1.0, 0.23, 0.6, 0.37)
 GRID = [(model, method, targets, SEQS[k % 4], BATCHES[k % 3], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
-         POWERS[k % 5])
+         POWERS[k % 5], UTILISATIONS[k % 6])
         for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
             MODELS, memory.METHODS, planner.TARGETS, (False, True), memory.ATTENTIONS))]
-COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens"]
+COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens", "utilisation"]
 
 
-def expected(lang: str, model, method, targets, seq, batch, rank, checkpointing, attention, gpu, power) -> list[str]:
+def expected(lang: str, model, method, targets, seq, batch, rank, checkpointing, attention, gpu, power,
+             utilisation=I.palm_mfu) -> list[str]:
     """The readout as the widget writes it from lib.plan."""
-    lines = planner.readout(lang, model, method, rank, targets, seq, batch, checkpointing, attention, gpu, round(10 ** power), I)
+    lines = planner.readout(lang, model, method, rank, targets, seq, batch, checkpointing, attention, gpu, round(10 ** power), I,
+                            utilisation)
     return [lines[k] for k in planner.LINES]
 
 
@@ -59,7 +62,7 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     """Vega's expressions, fed every model, method, target, checkpointing and attention with cycled
     sequences, batches, ranks, GPUs and tokens, write what lib.plan and lib.core.figure give: editing the
     formula on one side only fails here."""
-    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p] for m, me, t, s, b, r, c, a, g, p in GRID],
+    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p, u] for m, me, t, s, b, r, c, a, g, p, u in GRID],
                         columns=[f"{c}_setting" for c in COLUMNS])
     got = grid_readouts(grid, on_grid(planner.lines(lang)), lang, fields=on_grid(planner.fields(I)),
                         order=list(planner.LINES))
@@ -91,7 +94,7 @@ def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
     assert (s["rank"], s["seq"], s["batch"]) == (I.lora_rank, budget.EXAMPLE_SEQ_LEN, budget.EXAMPLE_BATCH)
     shown = texts(planner.planner_chart(lang, I), lang)
     point = (s["model"], s["method"], s["targets"], s["seq"], s["batch"], s["rank"], s["checkpointing"], s["attention"],
-             s["gpu"], math.log10(s["tokens"]))
+             s["gpu"], math.log10(s["tokens"]), s["utilisation"])
     assert shown[:len(planner.LINES)] == expected(lang, *point)
     hours = budget.budget_usd(I) / load_gpus()["h100-sxm"].price_usd_per_hour
     time, cost = shown[planner.LINES.index("time")], shown[planner.LINES.index("cost")]
@@ -125,7 +128,7 @@ def test_the_controls_have_their_own_signal_names_and_start_values():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     box = planner.planner_calculator(lang, I)
-    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens = controls(box)
+    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens, utilisation = controls(box)
     shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
     s = planner.start(I)
     want = [w for w in expected(lang, s["model"], "lora", "qv", s["seq"], s["batch"], s["rank"], False, "sdpa", "h100-sxm",
@@ -135,8 +138,11 @@ def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     rank.value, batch.value, gpu.value = "64", "4", "a100-80gb"
     tokens.value = Figure.of(10 ** 8, "count").format(lang)
     assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8) if w]
+    utilisation.value = Figure.of(0.1, "fraction", decimals=1).format(lang).replace("%", "").replace("\u00a0", "").strip()
+    assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8, 0.1)
+                       if w]
     seq.value = "4096"  # beyond LLaMA 65B's positions: the two lines that say so, in the reader's language
-    assert shown() == expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8)[:2]
+    assert shown() == expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8, 0.1)[:2]
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [
@@ -146,6 +152,8 @@ def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     ("es", 5, "abc", "No se puede calcular. Lote: escríbelo como el libro escribe los números, por ejemplo 1."),
     ("en", 9, "1e300", "Cannot compute. Tokens: must be between 1,000,000 and 10,000,000,000,000."),
     ("en", 9, "nan", "Cannot compute. Tokens: must be a finite number."),
+    ("en", 10, "2", "Cannot compute. Utilisation: must be between 5 and 100."),
+    ("es", 10, "150", "No se puede calcular. Utilización: tiene que estar entre 5 y 100."),
 ])
 def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
     box = planner.planner_calculator(lang, I)

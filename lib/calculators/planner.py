@@ -20,7 +20,7 @@ import string
 import altair as alt
 import ipywidgets as widgets
 
-from lib.calculators.boxes import NumberBox, form
+from lib.calculators.boxes import NumberBox, form, in_box_units
 from lib.chapters import budget, compute
 from lib.core.errors import error
 from lib.core.figure import Figure
@@ -41,9 +41,11 @@ SEQS = tuple(2 ** k for k in range(7, 18))
 TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
 # the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
-RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01)}
+# The utilisation of the GPU's bf16 peak, from 5 % (OpenAI's gpt-oss-20b example runs near it: the first
+# article's claim) to all of it, as the compute calculator takes it; it starts at PaLM's.
+RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.05, 1, 0.01)}
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
-                                             "attention", "gpu", "tokens")}
+                                             "attention", "gpu", "tokens", "utilisation")}
 LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
          "gpu": "h100-sxm"}
@@ -80,7 +82,7 @@ def start(i: Inputs) -> dict:
     lora = budget.budget_lora(i)
     job = lora["job"]
     return START | {"model": "llama-7b", "rank": job.rank, "seq": job.seq, "batch": job.batch, "gpu": lora["gpu"].key,
-                    "tokens": lora["tokens"]}
+                    "tokens": lora["tokens"], "utilisation": i.palm_mfu}
 
 
 def duration(hours: float) -> Figure:
@@ -106,7 +108,8 @@ def limits(name: str) -> tuple[float, float]:
 
 
 def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
-            attention: str, gpu: str, tokens: float, inputs: Inputs | None = None) -> dict[str, str]:
+            attention: str, gpu: str, tokens: float, inputs: Inputs | None = None, utilisation: float | None = None
+            ) -> dict[str, str]:
     """The lines (LINES) in `lang`, from lib.plan; a sequence beyond the model's positions in the first two
     lines (the others empty); a PlanError for any other setting the planner refuses."""
     i = load_inputs() if inputs is None else inputs
@@ -132,7 +135,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if fits is None else text["fits" if fits else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
-    s = speed.speed(j, g, tokens, i=i)
+    s = speed.speed(j, g, tokens, utilisation, i=i)
     mfu = Figure.of(s["mfu"], "fraction", decimals=1).format(lang)
     if s["tokens_per_second"] is None:
         lines["speed"], lines["time"], lines["cost"], lines["euros"] = text["no_peak"], "", "", ""
@@ -168,22 +171,24 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
              for name in ("model", "method", "targets", "seq", "attention", "gpu")}
     boxes = {"rank": NumberBox(s["rank"], lang, text["rank"], "rank"),
              "batch": NumberBox(s["batch"], lang, text["batch"], "batch"),
-             "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens")}
+             "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens"),
+             "utilisation": NumberBox(s["utilisation"], lang, text["utilisation_percent"], "utilisation", 1, scale=100)}
     checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
     result = widgets.HTML()
 
     def update(_=None):
         try:
             # What the static page's sliders allow: whole ranks and batches, tokens from 10^6 to 10^13.
-            values = {name: compute.within(name, box.value, *limits(name), whole=True) for name, box in boxes.items()}
+            values = {name: compute.within(name, box.value, *limits(name), whole=name != "utilisation")
+                      for name, box in boxes.items()}
             lines = readout(lang, lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
                             int(lists["seq"].value), int(values["batch"]), checkpointing.value, lists["attention"].value,
-                            lists["gpu"].value, values["tokens"], i)
+                            lists["gpu"].value, values["tokens"], i, values["utilisation"])
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES if lines[k])
         except PlanError as exc:
             result.value = html.escape(text["error"].format(message=message(exc, lang)))
         except ValueError as exc:
-            result.value = html.escape(text["error"].format(message=error(exc, lang)))
+            result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
 
     for control in (*lists.values(), checkpointing):
         control.observe(update, names="value")
@@ -193,7 +198,7 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     rows = [(text["model"], lists["model"]), (text["method"], lists["method"]), (text["rank"], boxes["rank"].widget),
             (text["targets"], lists["targets"]), (text["seq"], lists["seq"]), (text["batch"], boxes["batch"].widget),
             (text["checkpointing"], checkpointing), (text["attention"], lists["attention"]), (text["gpu"], lists["gpu"]),
-            (text["tokens"], boxes["tokens"].widget)]
+            (text["tokens"], boxes["tokens"].widget), (text["utilisation_percent"], boxes["utilisation"].widget)]
     return form(rows, result)
 
 
@@ -293,7 +298,7 @@ def fields(i: Inputs) -> dict[str, str]:
                  f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
                  f" + ({adapted} ? ({sig['targets']} == 'all' ? {per_model('expert_flops_all')}"
                  f" : {per_model('expert_flops_qv')}) : 0)",
-        "tps": f"{i.palm_mfu!r} * datum.bf16 / datum.flops",
+        "tps": f"{sig['utilisation']} * datum.bf16 / datum.flops",
         "trained": f"round(pow(10, {sig['tokens']}))",
         "hours": "datum.trained / datum.tps / 3600",
         "usd": "datum.hours * datum.price",
@@ -316,7 +321,7 @@ def lines(lang: str) -> dict[str, str]:
     fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
     out["fits"] = (f"(datum.gpu_memory < 0 ? {fits('fits_unknown')} : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r}"
                    f" <= datum.gpu_memory ? {fits('fits')} : {fits('no_fit')})")
-    mfu = json.dumps(Figure.of(load_inputs().palm_mfu, "fraction", decimals=1).format(lang), ensure_ascii=False)
+    mfu = charts.percent_expr(SIGNALS["utilisation"], lang)
     out["speed"] = (f"(datum.bf16 < 0 ? {json.dumps(text['no_peak'], ensure_ascii=False)} : "
                     f"{template(text['speed'], tps=charts.count_expr('datum.tps', 'token', lang), mfu=mfu)})")
     hours = charts.figure_expr("datum.hours", "hour", lang, 1, rounded=True)
@@ -361,6 +366,6 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
               alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"],
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
               select("attention", s["attention"]), select("gpu", s["gpu"]),
-              slider("tokens", math.log10(s["tokens"]))]
+              slider("tokens", math.log10(s["tokens"])), slider("utilisation", s["utilisation"])]
     return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
                                 whole=[SIGNALS["tokens"]])
