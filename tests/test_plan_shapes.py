@@ -184,6 +184,22 @@ def test_the_gpus_are_the_ones_the_issue_names_with_sourced_figures():
     assert gpu("h200").memory_gb == 141 and gpu("h200").bf16_flops is None and "bf16" in gpu("h200").unverified
 
 
+def test_a_price_read_in_epoch_s_price_table_is_its_quoted_row_dated_and_secondary():
+    """A GPU's price taken from Epoch AI's Hardware prices.csv quotes the row (less its archive address): the
+    price is the row's on-demand chip-hour column, the day seen is the row's date, and it is marked secondary
+    (a transcription of an archived price page, not the page)."""
+    import csv
+    table = tomllib.loads(gpus_module.GPUS_FILE.read_text(encoding="utf8"))
+    read = {k: e for k, e in table.items() if e.get("price_source") == "epochai2025hardwareprices"}
+    assert {"a100-40gb", "h200", "l40s", "rtx-4090"} <= set(read)
+    for key, entry in read.items():
+        row = next(csv.reader([entry["price_quote"]]))
+        date, on_demand = row[0], row[5]
+        assert float(on_demand) == entry["price_usd_per_hour"] == gpu(key).price_usd_per_hour, key
+        assert date == entry["price_seen"].isoformat() == gpu(key).price_seen.isoformat(), key
+        assert entry["price_secondary"] is True and "price" not in gpu(key).unverified, key
+
+
 def test_an_unknown_gpu_is_refused_naming_the_known_ones():
     with pytest.raises(ValueError, match="unknown GPU 'h300'.*h100-sxm"):
         gpu("h300")
