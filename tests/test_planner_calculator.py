@@ -79,6 +79,7 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
         assert any(f.startswith(head) for f in fits) == possible, key
     assert (text["no_peak"] in [w[7] for w in want]) == any(g.bf16_flops is None for g in gpus)
     assert (text["no_price"] in [w[9] for w in want]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
+    assert any(w[11].startswith(text["price"].split("{")[0]) for w in want)
     # A sequence beyond the model's positions: two lines that say so, and no figure.
     beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
     assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)

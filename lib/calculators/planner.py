@@ -23,13 +23,14 @@ import ipywidgets as widgets
 from lib.calculators.boxes import NumberBox, form, in_box_units
 from lib.chapters import budget, compute
 from lib.core.errors import error
+from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.core.currency import ecb_rate
 from lib.core.words import words
 from lib.plan import memory, speed
 from lib.plan.errors import PlanError, message
-from lib.plan.gpus import load_gpus, price
+from lib.plan.gpus import load_gpus, price, price_seen
 from lib.plan.gpus import memory as gpu_memory
 from lib.plan.shapes import SHIPPED, load_config, param_count, shape
 from lib.site import charts
@@ -46,7 +47,8 @@ TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.05, 1, 0.01)}
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
                                              "attention", "gpu", "tokens", "utilisation")}
-LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros")
+LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros",
+         "price")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
          "gpu": "h100-sxm"}
 
@@ -138,7 +140,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     s = speed.speed(j, g, tokens, utilisation, i=i)
     mfu = Figure.of(s["mfu"], "fraction", decimals=1).format(lang)
     if s["tokens_per_second"] is None:
-        lines["speed"], lines["time"], lines["cost"], lines["euros"] = text["no_peak"], "", "", ""
+        lines["speed"], lines["time"], lines["cost"], lines["euros"], lines["price"] = text["no_peak"], "", "", "", ""
         return lines
     lines["speed"] = text["speed"].format(tps=Figure.of(s["tokens_per_second"], "token").format(lang), mfu=mfu)
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
@@ -147,6 +149,9 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     priced = s["cost_usd"] is not None
     lines["cost"] = text["cost"].format(usd=Figure.of(s["cost_usd"], "USD", decimals=2).format(lang)) if priced else text["no_price"]
     lines["euros"] = text["euros"].format(eur=Figure.of(s["cost_eur"], "EUR", decimals=2).format(lang)) if priced else ""
+    # The price the cost is at, and when it was seen: prices of several providers and years sit side by side.
+    lines["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
+                                          seen=fmt.month(price_seen(g, i), lang)) if priced else ""
     return lines
 
 
@@ -332,6 +337,10 @@ def lines(lang: str) -> dict[str, str]:
     out["cost"] = (f"(datum.bf16 < 0 ? '' : datum.price < 0 ? {json.dumps(text['no_price'], ensure_ascii=False)} : "
                    f"{template(text['cost'], usd=charts.money_expr('datum.usd', lang))})")
     out["euros"] = f"(datum.bf16 < 0 || datum.price < 0 ? '' : {template(text['euros'], eur=charts.money_expr('datum.eur', lang, 'EUR'))})"
+    seen = pick(SIGNALS["gpu"], {k: json.dumps(fmt.month(price_seen(g, load_inputs()), lang), ensure_ascii=False)
+                                 for k, g in load_gpus().items() if g.price_usd_per_hour is not None}, expr=True)
+    out["price"] = (f"(datum.bf16 < 0 || datum.price < 0 ? '' : "
+                    f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)})")
     count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
     positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(load_inputs()).items()})
     beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),

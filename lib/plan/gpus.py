@@ -86,6 +86,11 @@ def price(g: Gpu, i: Inputs) -> float | None:
     return i[g.price_input].value if g.price_input else g.price_usd_per_hour
 
 
+def price_seen(g: Gpu, i: Inputs) -> dt.date | None:
+    """The day the GPU's price in `i` was seen."""
+    return i[g.price_input].seen if g.price_input else g.price_seen
+
+
 def memory(g: Gpu, i: Inputs) -> float | None:
     """The GPU's memory (GB) in `i`: its input's where it has one, else the table's."""
     return i[g.memory_input].value if g.memory_input else g.memory_gb
