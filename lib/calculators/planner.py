@@ -218,6 +218,13 @@ def pick(selected: str, values: dict, *, expr: bool = False) -> str:
     return f"({out})"
 
 
+def lookup(key: str, values: dict[str, float]) -> str:
+    """A Vega expression looking a number up by a key in an object literal; 0 for a key it lacks (those
+    whose value is 0 are left out)."""
+    entries = ",".join(f"{json.dumps(k)}:{float(v)!r}" for k, v in values.items() if v)
+    return f"({{{entries}}}[{key}] || 0)"
+
+
 def template(text: str, **exprs: str) -> str:
     """A Vega string expression from a line of words with {placeholders} filled by expressions."""
     parts = []
@@ -261,7 +268,9 @@ def fields(i: Inputs) -> dict[str, str]:
                          expr=True)
     act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : {attention_key}) : 'full')"
                f" + '.' + {sig['attention']}")
-    by_key = lambda part: pick(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
+    # Each part's bytes by model and activation key, as an object looked up by "model|key" (shorter than
+    # a chain of comparisons; a part a key does not have is 0).
+    by_key = lambda part: lookup(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
         f"{m}|{k.removesuffix('|' + part)}": x for m, v in c.items() for k, x in v.items() if k.endswith("|" + part)})
     method = lambda values, expr=True: pick(sig["method"], values, expr=expr)  # noqa: E731
     return {
