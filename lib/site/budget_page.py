@@ -8,6 +8,7 @@ import dataclasses
 from IPython.display import Markdown
 
 from lib.chapters import answers, budget
+from lib.plan import shapes as plan_shapes
 from lib.chapters.article1 import rented_full_ft_figures
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
@@ -45,6 +46,9 @@ def figures(i: Inputs) -> dict[str, Figure]:
     return rented | {
         # the one model, and the example's settings
         "llama7b.params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+        # the planner's count, from the model's configuration (lib/data/models/llama-7b.json)
+        "llama7b.config_params": Figure.of(plan_shapes.param_count(budget.chapter_job(i, "full", "llama7b").shape)["total"],
+                                           "parameter", compact=True, decimals=2),
         "llama7b.tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=1),
         "seq_len": Figure.of(budget.EXAMPLE_SEQ_LEN, "token"),
         "flops_factor": Figure.of(i.flops_per_param_token, "count"),
