@@ -75,7 +75,7 @@ def test_training_memory_by_job():
     kept = budget.training_memory(1e9, "qlora", adapter_params=1e6, kept=((1e8, 2),), adapter_bytes=4)
     assert kept.weights == pytest.approx((9e8 * 0.5 + 1e8 * 2) / 1e9) and kept.adapters == pytest.approx(0.004)
     assert budget.training_memory(1e9, "full", weight_bytes=2, gradient_bytes=2, optimizer_bytes=4).total == 8
-    assert budget.adam_state_bytes(2, 32) == 8 and budget.bits_to_bytes("bits", 16) == 2
+    assert budget.bits_to_bytes("bits", 16) == 2
     for kwargs, message in [(dict(params=-1, job="full"), "params must be positive"),
                             (dict(params=1e9, job="full", kept=((1e9, 2),)), "must be fewer than params"),
                             (dict(params=1e9, job="full", kept=((-1, 2),)), "kept params must be positive"),
@@ -87,9 +87,6 @@ def test_training_memory_by_job():
                             (dict(params=1e9, job="full", weight_precision="fp8"), "unknown precision")]:
         with pytest.raises(ValueError, match=message):
             budget.training_memory(**kwargs)
-    for args, message in [((2.5, 32), "adam states must be a whole number"), ((2, -8), "state bits must be positive")]:
-        with pytest.raises(ValueError, match=message):
-            budget.adam_state_bytes(*args)
 
 
 def test_flops_hours_fits_tokens_residual():

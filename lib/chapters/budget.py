@@ -25,7 +25,7 @@ Paged optimisers (QLoRA, Section 3): optimiser states are evicted to CPU RAM onl
 Set against the published memory figures, the chapter uses the planner too
 (lib.plan: planner_jobs, planner_figure, measurements), each at its publisher's configuration and read as
 the publisher read it; the book's own GPU measurements (lib/data/measured) join that table by themselves.
-The LoRA paper's own accounting (lora_paper_bytes) and QLoRA's code (qlora_job) rebuild the paper's
+The LoRA paper's own accounting (lora_paper_bytes) and QLoRA's code (qlora_rebuilt, the planner at qlora.py's types) rebuild the papers'
 sums in the chapter's prose. The measurements, their kinds and tolerances are at the end of the module.
 
 Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
@@ -197,11 +197,6 @@ def training_memory(params: float, job: str, *, adapter_params: float = 0.0, act
 def bits_to_bytes(name: str, bits: float) -> float:
     """Bytes of a number held in `bits` bits (16 for bf16, 32 for fp32)."""
     return _size(name, bits) / BITS_PER_BYTE
-
-
-def adam_state_bytes(states: float, bits: float) -> float:
-    """Bytes of Adam's states per trained parameter: its states (momentum and variance), each of `bits` bits."""
-    return _size("adam states", states, whole=True) * bits_to_bytes("state bits", bits)
 
 
 def job_flops(params: float, tokens: float, job: str, *, flops_per_param_token: float = 6,
