@@ -10,6 +10,7 @@ from lib.chapters import budget
 from lib.site import budget_page
 from lib.core.claims import POLICY
 from lib.core.inputs import bib_keys, load_inputs
+from lib.plan import shapes
 
 I = load_inputs()
 OWN = sorted(tomllib.loads(budget.BUDGET_FILE.read_text(encoding="utf8")))
@@ -90,18 +91,18 @@ def test_training_memory_by_job():
 
 
 def test_flops_hours_fits_tokens_residual():
-    assert budget.job_flops(1e9, 1e9, "full") == 6e18
-    assert budget.job_flops(1e9, 1e9, "lora", lora_speedup=0.25) == pytest.approx(6e18 / 1.25)
-    # QLoRA reports no speed-up: LoRA's measured one is not applied to it.
-    assert budget.job_flops(1e9, 1e9, "qlora", lora_speedup=0.25) == 6e18
+    # Pretraining at the report's own count; fine-tuning at the planner's (the released configuration).
+    assert budget.flops_per_token(I, "pretrain", "llama7b") == 6 * I.ft_example_params
+    n = shapes.param_count(budget.chapter_job(I, "full", "llama7b").shape)["active"]
+    assert budget.flops_per_token(I, "full", "llama7b") == pytest.approx(6 * n)
+    assert budget.flops_per_token(I, "lora", "llama7b") == pytest.approx(6 * n / (1 + I.lora_speedup))
+    # QLoRA reports no speed-up, and recomputes the forward pass (2·N) for its gradient checkpointing.
+    assert budget.flops_per_token(I, "qlora", "llama7b") == pytest.approx(8 * n)
     assert budget.gpu_hours(3.6e15, 1e12, 1) == pytest.approx(1)
     assert budget.fits(80, 80) and not budget.fits(80.1, 80)
-    assert budget.tokens_bought(10, 10, 1e9, "full", 6e9, 1) == pytest.approx(3600)
     assert budget.residual(110, 100) == pytest.approx(0.1)
-    with pytest.raises(ValueError):
-        budget.job_flops(1e9, -1, "full")
     with pytest.raises(ValueError, match="unknown job"):
-        budget.job_flops(1e9, 1, "rlhf")
+        budget.flops_per_token(I, "rlhf", "llama7b")
     with pytest.raises(ValueError, match="reported must be positive"):
         budget.residual(1, 0)
     with pytest.raises(ValueError, match="fraction"):

@@ -92,3 +92,25 @@ def test_the_visible_cells_print_sums_not_rows(lang):
                 continue
             text = "".join(o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream")
             assert not row_dumps(text), f"{lang}/{name}: {row_dumps(text)}"
+
+
+def test_a_line_reads_right_from_its_written_operands():
+    """0.87 hours at $4.29 is $3.73: written at its one decimal, 0.9 hours would read $3.86, so the line
+    writes the rounded operand with the decimals its result needs, and leaves exact ones alone."""
+    sums = Sums("en")
+    hours = sums.term(0.8695, "hour", decimals=1)
+    line, _ = sums.line("pretrain_cost", hours * sums.term(4.29, "USD/GPU-hour"), "USD", decimals=2,
+                        equals=0.8695 * 4.29, model="GPT-2")
+    assert "0.87 hours × $4.29 per GPU-hour = $3.73" in line
+    line, _ = sums.line("pretrain_cost", sums.term(0.5, "hour", decimals=1) * sums.term(4.29, "USD/GPU-hour"), "USD",
+                        decimals=2, equals=0.5 * 4.29, model="GPT-2")
+    assert "0.5 hours × $4.29 per GPU-hour = $2.15" in line
+
+
+def test_a_result_carried_into_the_next_line_is_written_as_that_line_needs():
+    sums = Sums("es")
+    hours = sums.show("budget_hours_h100", sums.term(3.73, "USD", decimals=2) / sums.term(4.29, "USD/GPU-hour"),
+                      "hour", decimals=1, equals=3.73 / 4.29)
+    line, _ = sums.line("pretrain_cost", hours * sums.term(4.29, "USD/GPU-hour"), "USD", decimals=2,
+                        equals=3.73, model="GPT-2")
+    assert "0,87 horas" in line and line.endswith("= 3,73 dólares")

@@ -199,19 +199,6 @@ def bits_to_bytes(name: str, bits: float) -> float:
     return _size(name, bits) / BITS_PER_BYTE
 
 
-def job_flops(params: float, tokens: float, job: str, *, flops_per_param_token: float = 6,
-              lora_speedup: float = 0.0) -> float:
-    """FLOPs of a job: 6·N·D for pretraining, full fine-tuning and QLoRA (whose paper reports no
-    speed-up); for LoRA, that divided by (1 + the speed-up the LoRA paper measures)."""
-    if job not in JOBS:
-        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
-    full = compute.training_flops(params, tokens, flops_per_param_token)
-    if job != "lora":
-        _size("lora_speedup", lora_speedup, allow_zero=True)
-        return full
-    return full / (1 + _size("lora_speedup", lora_speedup, allow_zero=True))
-
-
 def gpu_hours(flops: float, peak: float, utilisation: float) -> float:
     """GPU-hours to do `flops` on a GPU of a dense `peak` (FLOP/s) at a utilisation (0-1]."""
     return compute.flops_to_device_hours(flops, peak, utilisation)
@@ -220,15 +207,6 @@ def gpu_hours(flops: float, peak: float, utilisation: float) -> float:
 def fits(memory_gb: float, device_gb: float) -> bool:
     """Whether a job's memory fits on one device."""
     return _size("memory_gb", memory_gb) <= _size("device_gb", device_gb)
-
-
-def tokens_bought(budget: float, price_per_gpu_hour: float, params: float, job: str, peak: float,
-                  utilisation: float, *, flops_per_param_token: float = 6, lora_speedup: float = 0.0) -> float:
-    """Tokens a budget trains on one GPU: its hours x the GPU's FLOP/s at the utilisation, over the
-    job's FLOPs per token."""
-    hours = compute.hours_bought(budget, price_per_gpu_hour)
-    per_token = job_flops(params, 1, job, flops_per_param_token=flops_per_param_token, lora_speedup=lora_speedup)
-    return hours * compute.SECONDS_PER_HOUR * peak * compute._fraction("utilisation", utilisation) / per_token
 
 
 residual = compute.residual
@@ -333,6 +311,19 @@ def budget_lora(i: Inputs) -> dict:
             "tokens": round(hours * compute.SECONDS_PER_HOUR * per_second)}
 
 
+def flops_per_token(i: Inputs, job: str, model: str) -> float:
+    """FLOPs a job spends per token trained. Pretraining: k·N for the parameters its report states (the
+    LLaMA paper's 6.7B, llm.c's 124M), as the report counts them. Fine-tuning: the planner's own
+    (lib.plan.speed.flops_per_token) for the chapter's job on the released configuration: k·N; LoRA's
+    divided by 1 + the speed-up its paper measures; QLoRA's undivided, plus the forward pass its gradient
+    checkpointing recomputes."""
+    if job not in JOBS:
+        raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
+    if job == "pretrain":
+        return i.flops_per_param_token * i[dict(SIZES)[model]].value
+    return plan_speed.flops_per_token(chapter_job(i, job, model), i)
+
+
 def three_scales(i: Inputs) -> dict:
     """LLaMA 7B as four jobs: memory by part, and compute, A100-hours and dollars."""
     n = i.ft_example_params
@@ -340,7 +331,7 @@ def three_scales(i: Inputs) -> dict:
     for job in JOBS:
         memory = _memory(i, job, "llama7b")
         tokens = i.llama7b_tokens if job == "pretrain" else FT_TOKENS
-        flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+        flops = flops_per_token(i, job, "llama7b") * tokens
         hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
         trained = n if job in ("pretrain", "full") else lora_params(i.llama7b_d_model, i.llama7b_layers,
                                                                       i.lora_adapted_matrix_types, i.lora_rank)
@@ -376,6 +367,11 @@ def lora_rebuilt(i: Inputs) -> dict[str, float]:
             "full_zero": zero, "full_zero_residual": residual(zero, i.lora_vram_full),
             "full_residual": residual(full, i.lora_vram_full), "lora_residual": residual(lora.total, i.lora_vram_lora),
             "ratio": full / lora.total, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
+
+
+def gpt3_planner_params(i: Inputs) -> float:
+    """GPT-3 175B's parameters as the planner counts them (GPT-2's architecture at the GPT-3 paper's sizes)."""
+    return plan_shapes.param_count(plan_shapes.shape(gpt3_config(i)))["total"]
 
 
 def qlora_recipe(i: Inputs) -> dict:
@@ -415,12 +411,15 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     job = jobs["qlora_65b"]
     context = plan_speed.CUDA_CONTEXT_GB
     full = planner_figure(i, "qlora_full", jobs["qlora_full"]) / 1e9
+    # The paper does not say its 16 bits' layout: the same states with everything in bf16, beside.
+    full_bf16 = planner_figure(i, "qlora_full", dataclasses.replace(jobs["qlora_full"], method="full-bf16")) / 1e9
     q = planned_memory(job)
     device = q.total + context
     no_ckpt = planned_memory(dataclasses.replace(job, checkpointing=False)).total + context
     book = planned_memory(dataclasses.replace(job, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))).total + context
     kept = llama_kept(i, *LLAMA_SHAPES["llama65b"])
-    return {"full": full, "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
+    return {"full": full, "full_bf16": full_bf16, "full_bf16_above": full_bf16 > i.qlora_full_ft_65b_memory,
+            "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
             "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
             "margin": i.qlora_65b_single_gpu - device, "book_adapters": book,
@@ -773,10 +772,9 @@ def what_budget_buys(i: Inputs) -> list[dict]:
             ok = plan_speed.fits(memory.total * 1e9, h100, i)
             mfu, _ = utilisation(i, key)
             tokens = per_param * n if job == "pretrain" else FT_TOKENS
-            flops = job_flops(n, tokens, job, flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
-            hours = gpu_hours(flops, peak, mfu)
-            bought = tokens_bought(usd, price, n, job, peak, mfu,
-                                   flops_per_param_token=i.flops_per_param_token, lora_speedup=i.lora_speedup)
+            per_token = flops_per_token(i, job, key)
+            hours = gpu_hours(per_token * tokens, peak, mfu)
+            bought = compute.hours_bought(usd, price) * compute.SECONDS_PER_HOUR * peak * mfu / per_token
             rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "mfu": mfu, "tokens": tokens,
                          "hours": hours, "cost": compute.rental_cost(hours, price), "bought": bought if ok else 0.0})
     return rows

@@ -83,6 +83,14 @@ def compact(x: float, lang: str, decimals: int = 1) -> str:
     return format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
 
 
+def compact_value(x: float, lang: str, decimals: int = 1) -> float:
+    """The number `compact` writes for x, as a number: 6,738 millones at one decimal of the English
+    billions is 6.7e9 in both languages."""
+    x = _carried(_finite(x), lang, decimals)
+    scale = _scale(x, lang)
+    return round(x / scale, _places(x, lang, decimals)) * scale
+
+
 def scientific(x: float, lang: str, decimals: int = 2) -> str:
     """2,56 × 10²⁴ (es) / 2.56 × 10²⁴ (en)."""
     x = _finite(x)

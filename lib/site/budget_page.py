@@ -87,9 +87,15 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "lora.adapters": Figure.of(lo["adapters"], "parameter", compact=True, decimals=1),
         "lora.weights": _gb(lo["lora_weights"]),
         "lora.weights_share": _pct(lo["weights_share"]),
+        # GPT-3's two counts: the LoRA paper's Table 4, and the planner's shape from the GPT-3 paper's sizes
+        "lora.paper_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
+        "lora.paper_params_table": Figure.place(i["gpt3_full_ft_trainable"].locator),
+        "lora.planner_params": Figure.of(budget.gpt3_planner_params(i), "parameter", compact=True, decimals=1),
         "bytes.full": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
+        "qlora.full_bf16": _gb(q["full_bf16"]),
+        "qlora.full_bits": Figure.of(budget.PRECISION_BITS["bf16"], "count"),
         "qlora.activations": Figure.memory(q["memory"].activations),
         "qlora.optimizer": Figure.memory(q["memory"].optimizer),
         "qlora.no_checkpointing": _gb(q["no_checkpointing"]),
@@ -113,7 +119,9 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.state_bits": Figure.of(i.qlora_optimizer_state_bits, "count"),
         "qlora.margin": _gb(abs(q["margin"])),
         "qlora.book_adapters": _gb(q["book_adapters"]),
-        "qlora.weights_as_7b": _gb(q["memory"].weights / (1 + _q7_residual(i))),
+        "qlora.book_adapters_table": _gb(_row(rows, "qlora", "llama65b")["memory"]),
+        "qlora.weights_as_7b": _gb(_qlora_as_7b(i)["weights"]),
+        "qlora.job_as_7b": _gb(_qlora_as_7b(i)["device"]),
         "qlora.attention_matrices": Figure.of(i.llama_attention_matrices, "count"),
         "qlora.ffn_matrices": Figure.of(i.llama_ffn_matrices, "count"),
         "qlora.gpu": Figure.of(i.qlora_65b_single_gpu, "GB"),
@@ -177,6 +185,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.h100_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "budget.chinchilla": Figure.of(i.chinchilla_tokens / i.chinchilla_params, "count"),
         "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
+        # LoRA of LLaMA 7B per billion tokens on the H100 (this table) and on the A100 (the compute table)
+        "budget.lora7b_cost_h100": Figure.of(_row(rows, "lora", "llama7b")["cost"], "USD", decimals=2),
+        "budget.lora7b_cost_a100": Figure.of(scales["lora"]["cost"], "USD", decimals=2),
+        "budget.h100_price_ratio": Figure.of(i.lambda_h100_sxm_1x / i.lambda_a100_sxm_8x, "times", decimals=1),
+        "budget.h100_peak_ratio": Figure.of(budget.h100_peak(i) / i.a100_bf16_peak, "times", decimals=1),
         "budget.gpt2_pretrain_cost": Figure.of(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
         "budget.llama7b_pretrain_cost": Figure.of(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
         # The tokens that cost is for (Chinchilla's optimum), beside those LLaMA 7B was trained on.
@@ -193,6 +206,14 @@ def _published_row(i: Inputs, key: str) -> dict:
 def _q7_residual(i: Inputs) -> float:
     """The planner's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
     return _published_row(i, "qlora_7b_base")["residual"]
+
+
+def _qlora_as_7b(i: Inputs) -> dict[str, float]:
+    """QLoRA's 65B job with its weights off by as much as the planner's are at 7B: the weights, and the
+    job on the device (the planner's, with those weights in place of its own)."""
+    q = budget.qlora_rebuilt(i)
+    weights = q["memory"].weights / (1 + _q7_residual(i))
+    return {"weights": weights, "device": q["qlora"] - q["memory"].weights + weights}
 
 
 def _row(rows: list[dict], job: str, model: str) -> dict:
@@ -330,6 +351,10 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
     page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
     page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
+    page.glue("B.qlora.full_bf16_side", w["above" if q["full_bf16_above"] else "below"], display=False)
+    lo = budget.lora_rebuilt(i)
+    page.glue("B.lora.planner_side", w["below" if budget.planner_figure(i, "lora_lora", budget.planner_jobs(i)["lora_lora"])
+                                      / 1e9 < lo["lora_weights"] else "above"], display=False)
     page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
     # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
     # the words come from lib.chapters.budget.fits.
@@ -337,8 +362,8 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     # Whether the total is under or over the 48 GB GPU, for "within X GB of the bound", and whether the
     # weights alone, off as much as at 7B, would fit it.
     page.glue("B.qlora.margin_side", w["below" if q["margin"] >= 0 else "above"], display=False)
-    page.glue("B.qlora.weights_as_7b_fits", w["fits" if budget.fits(q["memory"].weights / (1 + _q7_residual(i)),
-                                                               i.qlora_65b_single_gpu) else "no_fit"], display=False)
+    page.glue("B.qlora.job_as_7b_fits", w["fits" if budget.fits(_qlora_as_7b(i)["device"], i.qlora_65b_single_gpu)
+                                           else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_48", w["fits" if q["no_checkpointing_fits_48"] else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_h100", w["fits" if q["no_checkpointing_fits_h100"] else "no_fit"],
               display=False)

@@ -15,10 +15,11 @@ the highs together; a difference or a quotient, a low with the other's high.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from lib.core import fmt
-from lib.core.figure import Figure
+from lib.core.figure import CURRENCIES, PRICES, Figure
 from lib.core.words import words
 
 # How tightly a cell's sum must give the figure beside it: floating-point rounding only.
@@ -27,13 +28,21 @@ ABS_TOL = 1e-12  # a sum that comes to zero
 ATOM, PRODUCT, SUM = 3, 2, 1
 COMPACT_UNITS = ("parameter", "token", "FLOP/s")
 STYLE = ("decimals", "compact")
+UNSUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 class Expr:
-    """A value (an interval: low, high) and how it reads in one language."""
+    """A value (an interval: low, high) and how it reads in one language. `render(extra)` writes it with
+    `extra` more decimals on each operand its text rounds, and gives what those written operands come
+    to (a reader's own arithmetic on the printed line): (text, low, high)."""
 
-    def __init__(self, low: float, high: float, text: str, lang: str, precedence: int = ATOM):
-        self.low, self.high, self.text, self.lang, self.precedence = float(low), float(high), text, lang, precedence
+    def __init__(self, low: float, high: float, text: str, lang: str, precedence: int = ATOM, render=None):
+        self.low, self.high, self.lang, self.precedence = float(low), float(high), lang, precedence
+        self.render = render or (lambda extra: (text, self.low, self.high))
+
+    @property
+    def text(self) -> str:
+        return self.render(0)[0]
 
     # ------------------------------------------------------------ arithmetic
 
@@ -47,12 +56,17 @@ class Expr:
         decimals = 0 if float(other).is_integer() else len(f"{float(other):.6g}".partition(".")[2])
         return Expr(other, other, fmt.number(float(other), self.lang, decimals), self.lang)
 
-    def _join(self, symbol: str, other: "Expr", precedence: int, low: float, high: float) -> "Expr":
-        left = self.text if self.precedence >= precedence else f"({self.text})"
+    def _join(self, symbol: str, other: "Expr", precedence: int, ends) -> "Expr":
         strict = symbol in ("−", "÷")  # a − (b − c), a ÷ (b × c)
-        right = other.text if other.precedence > precedence or (other.precedence == precedence and not strict) \
-            else f"({other.text})"
-        return Expr(low, high, f"{left} {symbol} {right}", self.lang, precedence)
+        bare_left = self.precedence >= precedence
+        bare_right = other.precedence > precedence or (other.precedence == precedence and not strict)
+
+        def render(extra: int):
+            (left, *a), (right, *b) = self.render(extra), other.render(extra)
+            left, right = (left if bare_left else f"({left})"), (right if bare_right else f"({right})")
+            return (f"{left} {symbol} {right}", *ends(a, b))
+
+        return Expr(*ends((self.low, self.high), (other.low, other.high)), "", self.lang, precedence, render)
 
     def _binary(self, other, symbol: str, reflected: bool = False):
         other = self._coerce(other)
@@ -60,14 +74,14 @@ class Expr:
             return NotImplemented
         a, b = (other, self) if reflected else (self, other)
         if symbol == "+":
-            return a._join("+", b, SUM, a.low + b.low, a.high + b.high)
+            return a._join("+", b, SUM, lambda x, y: (x[0] + y[0], x[1] + y[1]))
         if symbol == "−":
-            return a._join("−", b, SUM, a.low - b.high, a.high - b.low)
+            return a._join("−", b, SUM, lambda x, y: (x[0] - y[1], x[1] - y[0]))
         if symbol == "×":
-            return a._join("×", b, PRODUCT, a.low * b.low, a.high * b.high)
-        if b.low <= 0:
+            return a._join("×", b, PRODUCT, lambda x, y: (x[0] * y[0], x[1] * y[1]))
+        if b.low <= 0 or b.render(0)[1] <= 0:
             raise ValueError(f"a sum divides by {b.text}, which can be zero")
-        return a._join("÷", b, PRODUCT, a.low / b.high, a.high / b.low)
+        return a._join("÷", b, PRODUCT, lambda x, y: (x[0] / y[1], x[1] / y[0]))
 
     def __add__(self, other):
         return self._binary(other, "+")
@@ -115,6 +129,25 @@ class SumMismatch(ValueError):
         return [str(self)]
 
 
+def _written(figure: Figure, lang: str) -> tuple[float, float]:
+    """The two ends of a number figure as its text writes them (rounded as Figure.format rounds)."""
+    def one(v: float) -> float:
+        if figure.unit in CURRENCIES:
+            if round(figure.high) >= 1e6:
+                return fmt.compact_value(v, lang, figure.decimals)
+            return round(v, figure.decimals if figure.high < 1e3 else 0)
+        if figure.unit in PRICES:
+            return round(v, 0 if PRICES[figure.unit][1] == "month" else 2)
+        if figure.unit == "fraction":
+            return round(v, figure.decimals + 2)
+        if figure.unit == "FLOP" or not math.isfinite(v):
+            return float(fmt.scientific(v, "en").replace(" × 10", "e").translate(UNSUPERSCRIPT)) if v else 0.0
+        if figure.compact:
+            return round(v, figure.decimals - 3) if abs(figure.high) < 1e6 else fmt.compact_value(v, lang, figure.decimals)
+        return round(v, figure.decimals)
+    return one(figure.low), one(figure.high)
+
+
 def _ends(figure) -> tuple[float, float]:
     """The two ends of what a sum must equal: a number, a (low, high) pair or a Figure."""
     if isinstance(figure, Figure):
@@ -156,15 +189,26 @@ class Sums:
         unit (Figure.memory writes 0.0084 GB as "8,4 MB": its value in the sum stays 0.0084)."""
         if not figure.is_number:
             raise ValueError(f"a sum needs numbers, got {figure.raw()!r}")
-        atom = self._atom(figure, name)
+        scale = float(value) / figure.low if value is not None and figure.low else 1.0
+        atom = self._atom(figure, name, scale)
         if value is not None:
             atom.low = atom.high = float(value)
         return atom
 
-    def _atom(self, figure: Figure, name: str | None) -> Expr:
-        shown = figure.format(self.lang)
+    def _atom(self, figure: Figure, name: str | None, scale: float = 1.0) -> Expr:
+        """An operand; `scale` turns the figure's unit into the sum's (8,4 MB is 0.0084 GB)."""
         label = self._name(name)
-        return Expr(figure.low, figure.high, f"{shown} ({label})" if label else shown, self.lang)
+
+        def render(extra: int):
+            written = _written(figure, self.lang)
+            if extra and written != (figure.low, figure.high):  # rounded: a digit more for each extra
+                more = dataclasses.replace(figure, decimals=figure.decimals + extra)
+                written, shown = _written(more, self.lang), more.format(self.lang)
+            else:
+                shown = figure.format(self.lang)
+            return (f"{shown} ({label})" if label else shown, written[0] * scale, written[1] * scale)
+
+        return Expr(figure.low, figure.high, "", self.lang, render=render)
 
     def label(self, key: str, fields: dict[str, str] | None = None) -> str:
         """A sum's label from [sums.labels], its {fields} filled ("{run}: ..." with the run's name)."""
@@ -190,7 +234,16 @@ class Sums:
                 written, beside = (Figure.between(*ends, unit, decimals=6).format(self.lang)
                                    for ends in ((expr.low, expr.high), want))
             raise SumMismatch(self.words["mismatch"].format(label=self.label(label, fields), got=written, want=beside))
-        return f"{self.label(label, fields)}: {expr.text} = {written}", Expr(expr.low, expr.high, written, self.lang)
+        # Written as the figure's own precision rounds them, the operands may come to another result
+        # than the exact one (0.9 hours × $4.29 is $3.86, not $3.73): write the rounded ones with more
+        # decimals until the line, as printed, gives what it says.
+        for extra in range(4):
+            text, *ends = expr.render(extra)
+            if Figure.between(*sorted(ends), unit, **style).format(self.lang) == written:
+                break
+        else:
+            raise ValueError(f"{label}: the operands as written do not give {written}, even with {extra} more decimals")
+        return f"{self.label(label, fields)}: {text} = {written}", self._atom(result, None)
 
     def show(self, label: str, expr: Expr, unit: str, *, equals, **options) -> Expr:
         """Print the sum's line (see `line`) and return its result, to use in the next sum."""
