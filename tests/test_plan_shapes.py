@@ -17,7 +17,7 @@ from lib.plan.shapes import (MODELS_DIR, SHIPPED, Shape, all_linear_parameters, 
 SOURCES = tomllib.loads((MODELS_DIR / "SOURCES.toml").read_text(encoding="utf8"))
 CARD_FIGURES = [(name, kind) for name in SHIPPED for kind in ("total", "active") if f"card_{kind}" in SOURCES[name]]
 # Which of param_count's figures a publisher's "active" is (SOURCES.toml: card_active_counts).
-ACTIVE_KEY = {"gpt-oss-20b": "active_excluding_embeddings"}
+ACTIVE_KEY = {"gpt-oss-20b": "active_excluding_embeddings", "gpt-oss-120b": "active_excluding_embeddings"}
 
 
 def printed(figure: str) -> tuple[float, float]:
