@@ -619,6 +619,89 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
                         f"{chart.evaluate('el => el.nextElementSibling && el.nextElementSibling.outerHTML')!r}")
 
 
+def _planner(page):
+    """The planner's controls by name, and its chart."""
+    from lib.calculators.planner import SIGNALS
+
+    controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
+    return controls, page.locator("div.vega-chart", has=controls["rank"])
+
+
+def _drawn(chart) -> list[str]:
+    return chart.locator("g.mark-text.role-mark text").evaluate_all("els => els.map(e => e.textContent)")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_planner_gives_no_time_or_cost_for_a_job_that_does_not_fit(tab, base, lang):
+    """Full fine-tuning of LLaMA 65B on the H100 SXM: the readout says that it does not fit, and so gives
+    no speed, time, cost or price; back to LoRA of LLaMA 7B, they return."""
+    from lib.calculators.planner import start
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
+
+    s, text = start(load_inputs()), words(lang)["calculator_plan"]
+    values = {"model": "llama-65b", "method": "full-mixed", "rank": str(s["rank"]), "targets": s["targets"],
+              "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": s["gpu"],
+              "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
+    page = _open(tab, base, f"{lang}/budget.html")
+    controls, chart = _planner(page)
+    controls["model"].select_option("llama-65b")
+    controls["method"].select_option("full-mixed")
+    want = _planner_lines(lang, values, False)
+    assert text["no_fit_time"] in want
+    _readout_shows(page, chart, want, "full fine-tuning of LLaMA 65B")
+    heads = [text[key].split("{")[0] for key in ("speed", "cost", "euros", "price")]
+    assert not [t for t in _drawn(chart) if any(t.startswith(h) for h in heads if h)], _drawn(chart)
+    controls["model"].select_option("llama-7b")
+    controls["method"].select_option("lora")
+    _readout_shows(page, chart, _planner_lines(lang, values | {"model": "llama-7b", "method": "lora"}, False), "LoRA of LLaMA 7B")
+    assert text["no_fit_time"] not in _drawn(chart)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
+    """Choosing gpt-oss-20b sets its attention to eager (the address says so too) and the readout gives the
+    utilisation OpenAI's example ran at; QLoRA adds that its fused experts stay in fp32; sdpa chosen by hand
+    says to choose eager; another model sets its own default attention again. On a 390 px phone every line
+    stays inside the chart."""
+    from lib.calculators.planner import SIGNALS, start
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
+
+    s, text = start(load_inputs()), words(lang)["calculator_plan"]
+    values = {"model": "gpt-oss-20b", "method": s["method"], "rank": str(s["rank"]), "targets": s["targets"],
+              "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": "eager", "gpu": s["gpu"],
+              "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
+    visit = tab.open(f"{base}/{lang}/budget.html", PHONE)
+    assert visit.errors == [], visit.errors
+    page = tab.page
+    controls, chart = _planner(page)
+    controls["model"].select_option("gpt-oss-20b")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) === 'eager'", arg=SIGNALS["attention"],
+                           timeout=3000)
+    assert controls["attention"].input_value() == "eager"
+    want = _planner_lines(lang, values, False)
+    assert text["measured"] in want
+    _readout_shows(page, chart, want, "choosing gpt-oss-20b")
+    controls["method"].select_option("qlora")
+    want = _planner_lines(lang, values | {"method": "qlora"}, False)
+    assert text["qlora_experts"] in want
+    _readout_shows(page, chart, want, "QLoRA of gpt-oss-20b")
+    over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
+                          " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
+                          ".filter(t => t.getBoundingClientRect().right > Math.min(box.right, window.innerWidth))"
+                          ".map(t => t.textContent); }")
+    assert not over, f"at {PHONE['width']} px, lines run past the readout: {over}"
+    controls["attention"].select_option("sdpa")
+    _readout_shows(page, chart, [text["no_attention"].format(attention="eager"), text["no_attention_more"]],
+                   "sdpa chosen for gpt-oss-20b")
+    controls["model"].select_option("llama-7b")
+    page.wait_for_function("s => new URLSearchParams(location.search).get(s) === 'sdpa'", arg=SIGNALS["attention"],
+                           timeout=3000)
+    _readout_shows(page, chart, _planner_lines(lang, values | {"model": "llama-7b", "method": "qlora", "attention": "sdpa"},
+                                                False), "LLaMA 7B after gpt-oss-20b")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     """The planner set from its address shows what lib computes for it; moving a control writes the new

@@ -100,6 +100,19 @@ def test_speed_and_cost_follow_the_price_and_the_utilisation():
     assert half["hours"] == pytest.approx(2 * base["hours"])
 
 
+def test_a_job_that_does_not_fit_has_no_speed_time_or_cost():
+    """No number of hours trains a job the GPU cannot hold: on_gpu gives its fit and no figure; one whose
+    GPU's memory is unverified keeps its figures."""
+    big = job(model="llama-65b", method="full-bf16")
+    found = speed.on_gpu(big, gpu("h100-sxm"), 1e9)
+    assert found["fits"] is False and found["mfu"] == I.palm_mfu
+    assert all(found[k] is None for k in ("tokens_per_second", "hours", "cost_usd", "cost_eur"))
+    small = speed.on_gpu(job(method="lora"), gpu("h100-sxm"), 1e9)
+    assert small["fits"] is True and small["cost_eur"] > 0
+    unknown = dataclasses.replace(gpu("h100-sxm"), memory_input=None, memory_gb=None, unverified=("memory",))
+    assert speed.on_gpu(big, unknown, 1e9)["fits"] is None and speed.on_gpu(big, unknown, 1e9)["hours"] > 0
+
+
 # ---------------------------------------------------------------- the command
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -118,6 +131,23 @@ def test_every_derived_model_and_method_gives_json(model, method, capsys):
     assert found["memory_gb"]["peak"] > found["memory_gb"]["weights"] > 0
 
 
+def test_a_job_that_does_not_fit_prints_no_speed_time_or_cost(capsys):
+    """The JSON keeps its keys, `fits` false and the figures null; the table says why, in each language."""
+    args = ["--config", "llama-65b", "--method", "full-bf16", "--seq", "2048", "--gpu", "h100-sxm"]
+    assert main(args + ["--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["fits"] is False and found["mfu"] > 0
+    assert {k: found[k] for k in ("tokens_per_second", "hours", "cost_usd", "cost_eur")} == dict.fromkeys(
+        ("tokens_per_second", "hours", "cost_usd", "cost_eur"))
+    from lib.core.words import words
+
+    for lang in ("en", "es"):
+        assert main(args + ["--lang", lang]) == 0
+        table = capsys.readouterr().out
+        assert words(lang)["plan"]["no_fit_speed"].format(gpu=gpu("h100-sxm").name) in table, table
+        assert words(lang)["plan"]["speed"].split("{")[0] not in table
+
+
 def test_the_table_is_in_the_reader_s_language():
     es, en = run("--config", "llama-3.2-3b", "--method", "lora", "--seq", "1024", "--gpu", "h100-sxm", "--lang", "es"), \
         run("--config", "llama-3.2-3b", "--method", "lora", "--seq", "1024", "--gpu", "h100-sxm")
@@ -133,6 +163,8 @@ def test_the_table_is_in_the_reader_s_language():
     (["--config", "llama-3.2-3b", "--method", "lora", "--seq", "512", "--gpu", "h300"], "GPU desconocida 'h300'", "unknown GPU 'h300'"),
     (["--config", "llama-3.2-3b", "--method", "sgd", "--seq", "512"], "método desconocido", "unknown method"),
     (["--method", "lora", "--seq", "512"], "falta --config", "--config is needed"),
+    (["--config", "gpt-oss-20b", "--method", "lora", "--seq", "512", "--attention", "sdpa"], "usa --attention eager",
+     "use --attention eager"),
 ])
 def test_a_bad_input_is_one_line_in_the_chosen_language_and_exit_2(args, es, en):
     for lang, words in (("es", es), ("en", en)):

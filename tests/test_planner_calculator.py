@@ -13,11 +13,11 @@ import pytest
 
 from lib.calculators import planner
 from lib.calculators.boxes import controls
-from lib.chapters import budget
+from lib.chapters import article1, budget
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
 from lib.core.words import words
-from lib.plan import memory
+from lib.plan import memory, speed
 from lib.plan.gpus import load_gpus
 from lib.plan.shapes import SHIPPED, load_config, shape
 
@@ -83,6 +83,19 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     # A sequence beyond the model's positions: two lines that say so, and no figure.
     beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
     assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)
+    # A job that does not fit the GPU: one line that says so, and no speed, time or cost.
+    rows = [dict(zip(planner.LINES, w)) for w in want]
+    no_fit = text["no_fit"].split("{")[0]
+    unfit = [r for r in rows if r["fits"].startswith(no_fit)]
+    assert unfit and all(r["speed"] == text["no_fit_time"] and not any(r[k] for k in planner.TIME_LINES[1:]) for r in unfit)
+    assert all(r["speed"] != text["no_fit_time"] for r in rows if not r["fits"].startswith(no_fit))
+    # The notes, wherever the planner computes: QLoRA of a model with fused experts; for gpt-oss-20b, the
+    # utilisation OpenAI's example ran at.
+    for (model, method, *_), r in zip(GRID, rows):
+        computed = bool(r["fits"])
+        assert bool(r["experts"]) == (computed and method == "qlora" and planner.fused_experts(model)), (model, method)
+        assert bool(r["measured"]) == bool(r["measured_more"]) == (computed and model == article1.GPTOSS_FT_MODEL), model
+    assert any(r["experts"] for r in rows) and any(r["measured"] for r in rows)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -96,7 +109,8 @@ def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
     shown = texts(planner.planner_chart(lang, I), lang)
     point = (s["model"], s["method"], s["targets"], s["seq"], s["batch"], s["rank"], s["checkpointing"], s["attention"],
              s["gpu"], math.log10(s["tokens"]), s["utilisation"])
-    assert shown[:len(planner.LINES)] == expected(lang, *point)
+    want = [line for line in expected(lang, *point) if line]  # an empty line draws no text
+    assert shown[:len(want)] == want
     hours = budget.budget_usd(I) / load_gpus()["h100-sxm"].price_usd_per_hour
     time, cost = shown[planner.LINES.index("time")], shown[planner.LINES.index("cost")]
     assert Figure.of(hours, "hour", decimals=1).format(lang) in time, time
@@ -144,6 +158,75 @@ def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
                        if w]
     seq.value = "4096"  # beyond LLaMA 65B's positions: the two lines that say so, in the reader's language
     assert shown() == expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8, 0.1)[:2]
+
+
+def test_choosing_a_model_sets_the_attention_it_runs_by_default():
+    """On the page, the attention's expression gives each model's default attention (eager for gpt-oss, whose
+    attention sinks transformers runs in eager attention only), and the live chart evaluates it again
+    whenever the model changes."""
+    import vl_convert as vlc
+
+    from lib.site import charts
+
+    spec = planner.planner_chart("en", I).to_dict()
+    attention = next(p for p in spec["params"] if p["name"] == planner.SIGNALS["attention"])
+    grid = pd.DataFrame({"model_setting": list(MODELS)})
+    got = dict(grid_readouts(grid, on_grid({"model": "datum.model_setting", "attention": attention["expr"]}), "en"))
+    want = {m: memory.default_attention(shape(load_config(m))) for m in MODELS}
+    assert got == want and want["gpt-oss-20b"] == "eager" and want["llama-7b"] == "sdpa"
+    live = charts.live_spec(vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION), spec)
+    signal = next(s for s in live["signals"] if s["name"] == planner.SIGNALS["attention"])
+    assert signal["on"][0]["events"] == {"signal": planner.SIGNALS["model"]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
+    """Choosing gpt-oss-20b in the widget sets eager attention and writes the utilisation OpenAI's example
+    ran at; its QLoRA says that the fused experts stay in fp32; sdpa chosen by hand says to choose eager."""
+    box = planner.planner_calculator(lang, I)
+    model, method, _, _, _, _, _, attention, _, _, _ = controls(box)
+    shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
+    s, text = planner.start(I), words(lang)["calculator_plan"]
+    point = lambda m, me, a: [w for w in expected(lang, m, me, "qv", s["seq"], s["batch"], s["rank"], False, a,  # noqa: E731
+                                                  "h100-sxm", math.log10(s["tokens"])) if w]
+    model.value = "gpt-oss-20b"
+    assert attention.value == "eager" and shown() == point("gpt-oss-20b", "lora", "eager")
+    assert text["measured"] in shown() and not any(line == text["qlora_experts"] for line in shown())
+    method.value = "qlora"
+    assert shown() == point("gpt-oss-20b", "qlora", "eager") and text["qlora_experts"] in shown()
+    attention.value = "sdpa"
+    assert shown() == [text["no_attention"].format(attention="eager"), text["no_attention_more"]]
+    model.value = "llama-7b"
+    assert attention.value == "sdpa" and shown() == point("llama-7b", "qlora", "sdpa")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gpt_oss_20b_s_note_gives_the_utilisation_openai_s_example_ran_at(lang):
+    """The note is the first article's chapter's figure (lib.chapters.article1.gptoss_ft): at that utilisation
+    the planner runs OpenAI's example in the minutes it measured, and PaLM's is as many times faster as the
+    chapter's card says. The utilisation slider reaches it."""
+    found = article1.gptoss_ft(I)
+    note = planner.notes(lang, article1.GPTOSS_FT_MODEL, "lora", I)
+    assert Figure.of(found["utilisation"], "fraction", decimals=1).format(lang) in note["measured_more"]
+    hours = speed.speed(found["job"], found["gpu"], found["tokens"], found["utilisation"], I)["hours"]
+    assert hours * 60 == pytest.approx(I.gptoss_ft_minutes)
+    assert I.palm_mfu / found["utilisation"] == pytest.approx(I.gptoss_ft_minutes / found["planner_minutes"])
+    assert planner.RANGES["utilisation"][0] <= found["utilisation"] < I.palm_mfu
+    assert not any(planner.notes(lang, "gpt-oss-120b", "lora", I).values())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_experts_note_is_where_qlora_s_weights_outweigh_lora_s(lang):
+    """bitsandbytes quantises nn.Linear layers only: QLoRA's weights are lighter than LoRA's but for a model
+    whose experts are fused parameters (kept in fp32), and that is where the note is."""
+    for model in MODELS:
+        weights = {m: memory.parts(planner.job(model, m, 8, "qv", 128, 1, False, "eager"))["weights"]
+                   for m in ("lora", "qlora")}
+        fused = planner.fused_experts(model)
+        assert (weights["qlora"] > weights["lora"]) == fused, model
+        assert bool(planner.notes(lang, model, "qlora", I)["experts"]) == fused
+        assert not planner.notes(lang, model, "lora", I)["experts"]
+    assert planner.fused_experts("gpt-oss-20b") and planner.fused_experts("mixtral-8x7b-instruct")
 
 
 @pytest.mark.parametrize("lang, field, bad, message", [

@@ -1,4 +1,7 @@
-"""One table of interface words per language (lib/data/words): the same keys in both."""
+"""One table of interface words per language (lib/data/words): the same keys in both, and the English in
+British spelling."""
+
+import re
 
 from lib.core.words import LANGS, WORDS
 
@@ -30,3 +33,26 @@ def test_no_word_is_empty():
             yield from values(value) if isinstance(value, dict) else [value]
     for lang in LANGS:
         assert all(v != "" and v != [] for v in values(WORDS[lang])), lang
+
+
+# An -ize spelling (optimizer, utilization, quantized): the book's English is British (optimiser).
+AMERICAN = re.compile(r"\b[A-Za-z]+iz(?:e|er|ers|ed|es|ing|ation|ations)\b")
+NOT_AMERICAN = {"size", "sizes", "sized"}
+# A source's own words (<q lang="en">…</q>) and code (`…`) keep their spelling.
+QUOTED = re.compile(r"<q\b[^>]*>.*?</q>|`[^`]*`")
+
+
+def american_spellings(table: dict) -> list[str]:
+    def values(t):
+        for value in t.values():
+            yield from values(value) if isinstance(value, dict) else (value if isinstance(value, list) else [value])
+    return sorted({w for v in values(table) for w in AMERICAN.findall(QUOTED.sub(" ", str(v)))
+                   if w.casefold() not in NOT_AMERICAN})
+
+
+def test_the_english_words_spell_as_the_book_does():
+    """Every English interface word in British spelling (the planner once read "Optimizer states"), but a
+    source's own words and code."""
+    assert american_spellings(WORDS["en"]) == []
+    assert american_spellings({"parts": {"optimizer": "Optimizer states", "q": '<q lang="en">utilization</q>',
+                                          "n": ["a size", "the `optimizer`"]}}) == ["Optimizer"]

@@ -1,9 +1,11 @@
 """The planner on the page: a reader's own training job (lib.plan) — a shipped model, a method, LoRA's
 rank and targets, the sequence, the batch, gradient checkpointing, the attention, a GPU and the tokens
-to train — and its memory by part, the peak PyTorch allocates in a step, whether it fits the GPU, and
-the hours and cost of those tokens. Two forms that compute alike: a readout with controls on the
-static page (Vega, no kernel; its state in the page's address, book/_static/calculator.js) and a live
-widget for Jupyter and Binder. Both call lib.plan's numbers: the widget lib.plan itself, the page
+to train — and its memory by part, the peak PyTorch allocates in a step, whether it fits the GPU, and,
+where it fits, the hours and cost of those tokens, with a note for QLoRA of a model whose experts are fused
+(they stay in fp32) and one for gpt-oss-20b (the utilisation OpenAI's example ran at). Choosing a model
+sets the attention it runs by default (eager for gpt-oss). Two forms that compute alike: a readout with
+controls on the static page (Vega, no kernel; its state in the page's address, book/_static/calculator.js)
+and a live widget for Jupyter and Binder. Both call lib.plan's numbers: the widget lib.plan itself, the page
 lib.plan's formula written a second time as Vega expressions from lib.plan's own per-model constants
 (tests/test_planner_calculator.py holds the two together on a grid). Both start at the budget
 chapter's example job on the GPU the first article rents, with the tokens its budget's hours train.
@@ -21,7 +23,7 @@ import altair as alt
 import ipywidgets as widgets
 
 from lib.calculators.boxes import NumberBox, form, in_box_units
-from lib.chapters import budget, compute
+from lib.chapters import article1, budget, compute
 from lib.core.errors import error
 from lib.core import fmt
 from lib.core.figure import Figure
@@ -30,9 +32,9 @@ from lib.core.currency import ecb_rate
 from lib.core.words import words
 from lib.plan import memory, speed
 from lib.plan.errors import PlanError, message
-from lib.plan.gpus import load_gpus, price, price_seen
+from lib.plan.gpus import Gpu, load_gpus, price, price_seen
 from lib.plan.gpus import memory as gpu_memory
-from lib.plan.shapes import SHIPPED, load_config, param_count, shape
+from lib.plan.shapes import SHIPPED, expert_parameters, load_config, param_count, shape
 from lib.site import charts
 
 # The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
@@ -47,8 +49,10 @@ TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.05, 1, 0.01)}
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
                                              "attention", "gpu", "tokens", "utilisation")}
+# The readout's lines; the last three are notes, empty but for the jobs they are about (notes).
 LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros",
-         "price")
+         "price", "experts", "measured", "measured_more")
+TIME_LINES = ("speed", "time", "cost", "euros", "price")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
          "gpu": "h100-sxm"}
 
@@ -92,6 +96,27 @@ def duration(hours: float) -> Figure:
     return Figure.of(hours, "hour", decimals=1) if hours >= 1 else Figure.of(hours * 60, "minute", decimals=1)
 
 
+def fused_experts(model: str) -> bool:
+    """Whether the model's experts are fused parameters, which bitsandbytes leaves out of NF4 (it quantises
+    nn.Linear layers only) and PEFT's prepare_model_for_kbit_training casts to fp32 (lib.plan.memory)."""
+    return bool(expert_parameters(shape(load_config(model))))
+
+
+def notes(lang: str, model: str, method: str, i: Inputs) -> dict[str, str]:
+    """The readout's notes: for QLoRA of a model with fused experts, that they stay in fp32 (its weights
+    outweigh LoRA's); for the model of OpenAI's fine-tuning example, the utilisation of the H100's peak
+    at which the planner runs the example in its measured time, as the first article's chapter computes it
+    (lib.chapters.article1.gptoss_ft), for the reader to set the utilisation there."""
+    text = words(lang)["calculator_plan"]
+    out = dict.fromkeys(LINES[-3:], "")
+    if method == "qlora" and fused_experts(model):
+        out["experts"] = text["qlora_experts"]
+    if model == article1.GPTOSS_FT_MODEL:
+        mfu = Figure.of(article1.gptoss_ft(i)["utilisation"], "fraction", decimals=1).format(lang)
+        out |= {"measured": text["measured"], "measured_more": text["measured_more"].format(mfu=mfu)}
+    return out
+
+
 def _derived_attentions(s) -> list[str]:
     """The attentions the planner's activations are derived with for the shape, in the planner's order."""
     derived = {key.split(".")[1] for key in memory.activation_keys(s)}
@@ -122,9 +147,9 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
         return dict.fromkeys(LINES, "") | {LINES[0]: text["beyond"].format(seq=count(seq)),
                                            LINES[1]: text["beyond_more"].format(positions=count(s.max_positions))}
     derived = _derived_attentions(s)
-    if attention not in derived:
-        return dict.fromkeys(LINES, "") | {LINES[0]: text["no_attention"], LINES[1]: text["no_attention_more"].format(
-            attention=_attention_names(derived, lang))}
+    if attention not in derived:  # gpt-oss's sdpa: eager is the one it runs in transformers
+        return dict.fromkeys(LINES, "") | {LINES[0]: text["no_attention"].format(
+            attention=_attention_names(derived, lang)), LINES[1]: text["no_attention_more"]}
     j = job(model, method, rank, targets, seq, batch, checkpointing, attention)
     g = load_gpus()[gpu] if gpu in load_gpus() else None
     if g is None:
@@ -133,26 +158,35 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     gb = lambda key: Figure.memory(parts[key] / 1e9).format(lang)  # noqa: E731
     lines = {key: text["part"].format(part=parts_words[key], memory=gb(key))
              for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
-    fits = speed.fits(parts["peak"], g, i)
+    run = speed.on_gpu(j, g, tokens, utilisation, i)
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
-    lines["fits"] = (text["fits_unknown"] if fits is None else text["fits" if fits else "no_fit"]).format(
+    lines["fits"] = (text["fits_unknown"] if run["fits"] is None else text["fits" if run["fits"] else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
-    s = speed.speed(j, g, tokens, utilisation, i=i)
-    mfu = Figure.of(s["mfu"], "fraction", decimals=1).format(lang)
-    if s["tokens_per_second"] is None:
-        lines["speed"], lines["time"], lines["cost"], lines["euros"], lines["price"] = text["no_peak"], "", "", "", ""
-        return lines
-    lines["speed"] = text["speed"].format(tps=Figure.of(s["tokens_per_second"], "token").format(lang), mfu=mfu)
+    return lines | _time_lines(lang, run, tokens, g, i) | notes(lang, model, method, i)
+
+
+def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[str, str]:
+    """The speed, time, cost, euros and price lines of a job on a GPU (lib.plan.speed.on_gpu); a job that
+    does not fit it, or a GPU whose peak is unverified, gets one line that says so, and no figure."""
+    text = words(lang)["calculator_plan"]
+    out = dict.fromkeys(TIME_LINES, "")
+    if run["fits"] is False:
+        return out | {"speed": text["no_fit_time"]}
+    if run["tokens_per_second"] is None:
+        return out | {"speed": text["no_peak"]}
+    mfu = Figure.of(run["mfu"], "fraction", decimals=1).format(lang)
+    out["speed"] = text["speed"].format(tps=Figure.of(run["tokens_per_second"], "token").format(lang), mfu=mfu)
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
-             "time": duration(s["hours"]).format(lang)}
-    lines["time"] = text["time"].format(**shown)
-    priced = s["cost_usd"] is not None
-    lines["cost"] = text["cost"].format(usd=Figure.of(s["cost_usd"], "USD", decimals=2).format(lang)) if priced else text["no_price"]
-    lines["euros"] = text["euros"].format(eur=Figure.of(s["cost_eur"], "EUR", decimals=2).format(lang)) if priced else ""
+             "time": duration(run["hours"]).format(lang)}
+    out["time"] = text["time"].format(**shown)
+    if run["cost_usd"] is None:
+        return out | {"cost": text["no_price"]}
+    out["cost"] = text["cost"].format(usd=Figure.of(run["cost_usd"], "USD", decimals=2).format(lang))
+    out["euros"] = text["euros"].format(eur=Figure.of(run["cost_eur"], "EUR", decimals=2).format(lang))
     # The price the cost is at, and when it was seen: prices of several providers and years sit side by side.
-    lines["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
-                                          seen=fmt.month(price_seen(g, i), lang)) if priced else ""
-    return lines
+    out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
+                                        seen=fmt.month(price_seen(g, i), lang))
+    return out
 
 
 def _labels(lang: str) -> dict[str, dict[str, str]]:
@@ -181,6 +215,9 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
     result = widgets.HTML()
 
+    def default_attention(change):  # a model chosen: the attention it runs by default, as on the page
+        lists["attention"].value = memory.default_attention(shape(load_config(change["new"])))
+
     def update(_=None):
         try:
             # What the static page's sliders allow: whole ranks and batches, tokens from 10^6 to 10^13.
@@ -195,6 +232,7 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
         except ValueError as exc:
             result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
 
+    lists["model"].observe(default_attention, names="value")  # before update: the readout reads the attention set
     for control in (*lists.values(), checkpointing):
         control.observe(update, names="value")
     for box in boxes.values():
@@ -225,12 +263,17 @@ def lookup(key: str, values: dict[str, float]) -> str:
     return f"({{{entries}}}[{key}] || 0)"
 
 
+def quoted(text: str) -> str:
+    """A Vega string literal of `text`, its characters as they are."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def template(text: str, **exprs: str) -> str:
     """A Vega string expression from a line of words with {placeholders} filled by expressions."""
     parts = []
     for literal, name, _, _ in string.Formatter().parse(text):
         if literal:
-            parts.append(json.dumps(literal, ensure_ascii=False))
+            parts.append(quoted(literal))
         if name is not None:
             parts.append(f"({exprs[name]})")
     return " + ".join(parts) or '""'
@@ -307,6 +350,10 @@ def fields(i: Inputs) -> dict[str, str]:
         "gpu_memory": pick(sig["gpu"], {k: -1 if gpu_memory(g, i) is None else gpu_memory(g, i) for k, g in gpus.items()}),
         "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
         "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
+        # Whether the peak and the CUDA context fit (1), do not (0), or the memory is unverified (-1); a job
+        # that does not fit, or a GPU whose peak is unverified, has no time or cost (lib.plan.speed.on_gpu).
+        "fit": f"(datum.gpu_memory < 0 ? -1 : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r} <= datum.gpu_memory ? 1 : 0)",
+        "timed": "datum.fit != 0 && datum.bf16 >= 0",
         "flops": f"{i.flops_per_param_token!r} * {per_model('active')}"
                  f" / ({sig['method']} == 'lora' ? {1 + i.lora_speedup!r} : 1)"
                  f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
@@ -323,43 +370,54 @@ def fields(i: Inputs) -> dict[str, str]:
     }
 
 
-def lines(lang: str) -> dict[str, str]:
+def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     """The readout's lines (LINES) as Vega expressions of the fields, written as readout() writes them;
     a sequence beyond the model's positions puts the planner's message in the first line."""
+    i = load_inputs() if inputs is None else inputs
     text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
     memory_gb = lambda part: charts.memory_expr(f"datum.{part}_bytes / 1e9", lang)  # noqa: E731
-    out = {key: template(text["part"], part=json.dumps(parts_words[key], ensure_ascii=False), memory=memory_gb(key))
+    out = {key: template(text["part"], part=quoted(parts_words[key]), memory=memory_gb(key))
            for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
-    context = json.dumps(Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang), ensure_ascii=False)
+    context = quoted(Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang))
     gpu_gb = charts.figure_expr("datum.gpu_memory", "GB", lang)
     fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
-    out["fits"] = (f"(datum.gpu_memory < 0 ? {fits('fits_unknown')} : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r}"
-                   f" <= datum.gpu_memory ? {fits('fits')} : {fits('no_fit')})")
+    out["fits"] = f"(datum.fit < 0 ? {fits('fits_unknown')} : datum.fit ? {fits('fits')} : {fits('no_fit')})"
     mfu = charts.percent_expr(SIGNALS["utilisation"], lang)
-    out["speed"] = (f"(datum.bf16 < 0 ? {json.dumps(text['no_peak'], ensure_ascii=False)} : "
+    out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : datum.bf16 < 0 ? {quoted(text['no_peak'])} : "
                     f"{template(text['speed'], tps=charts.count_expr('datum.tps', 'token', lang), mfu=mfu)})")
     hours = charts.figure_expr("datum.hours", "hour", lang, 1, rounded=True)
     minutes = charts.figure_expr("datum.hours * 60", "minute", lang, 1, rounded=True)
     shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
              "time": f"(datum.hours >= 1 ? {hours} : {minutes})"}
-    out["time"] = f"(datum.bf16 < 0 ? '' : {template(text['time'], **shown)})"
-    out["cost"] = (f"(datum.bf16 < 0 ? '' : datum.price < 0 ? {json.dumps(text['no_price'], ensure_ascii=False)} : "
+    out["time"] = f"(datum.timed ? {template(text['time'], **shown)} : '')"
+    out["cost"] = (f"(!datum.timed ? '' : datum.price < 0 ? {quoted(text['no_price'])} : "
                    f"{template(text['cost'], usd=charts.money_expr('datum.usd', lang))})")
-    out["euros"] = f"(datum.bf16 < 0 || datum.price < 0 ? '' : {template(text['euros'], eur=charts.money_expr('datum.eur', lang, 'EUR'))})"
-    seen = pick(SIGNALS["gpu"], {k: json.dumps(fmt.month(price_seen(g, load_inputs()), lang), ensure_ascii=False)
+    out["euros"] = f"(datum.timed && datum.price >= 0 ? {template(text['euros'], eur=charts.money_expr('datum.eur', lang, 'EUR'))} : '')"
+    seen = pick(SIGNALS["gpu"], {k: quoted(fmt.month(price_seen(g, i), lang))
                                  for k, g in load_gpus().items() if g.price_usd_per_hour is not None}, expr=True)
-    out["price"] = (f"(datum.bf16 < 0 || datum.price < 0 ? '' : "
-                    f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)})")
+    out["price"] = (f"(datum.timed && datum.price >= 0 ? "
+                    f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)} : '')")
+    out |= note_lines(lang, i)
     count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
-    positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(load_inputs()).items()})
+    positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(i).items()})
     beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),
               LINES[1]: template(text["beyond_more"], positions=count(positions))}
-    not_derived = {LINES[0]: json.dumps(text["no_attention"], ensure_ascii=False),
-                   LINES[1]: pick(SIGNALS["model"], {m: json.dumps(text["no_attention_more"].format(
-                       attention=_attention_names(_derived_attentions(shape(load_config(m))), lang)), ensure_ascii=False)
-                       for m in models()}, expr=True)}
+    not_derived = {LINES[0]: pick(SIGNALS["model"], {m: quoted(text["no_attention"].format(
+                       attention=_attention_names(_derived_attentions(shape(load_config(m))), lang))) for m in models()},
+                                  expr=True),
+                   LINES[1]: quoted(text["no_attention_more"])}
     return {key: f"(datum.beyond ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
                  f" : {value})" for key, value in out.items()}
+
+
+def note_lines(lang: str, i: Inputs) -> dict[str, str]:
+    """The notes as Vega expressions: the words `notes` writes, for the jobs each is about."""
+    fused = lookup(SIGNALS["model"], {m: 1 for m in models() if fused_experts(m)})
+    experts = notes(lang, next(m for m in models() if fused_experts(m)), "qlora", i)["experts"]
+    measured = notes(lang, article1.GPTOSS_FT_MODEL, "lora", i)
+    example = f"{SIGNALS['model']} == {quoted(article1.GPTOSS_FT_MODEL)}"
+    return {"experts": f"({SIGNALS['method']} == 'qlora' && {fused} ? {quoted(experts)} : '')",
+            **{key: f"({example} ? {quoted(measured[key])} : '')" for key in ("measured", "measured_more")}}
 
 
 def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
@@ -369,9 +427,9 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
     i = load_inputs() if inputs is None else inputs
     text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
 
-    def select(name: str, value) -> alt.Parameter:
+    def select(name: str, value, **expr: str) -> alt.Parameter:
         options = list(labels[name])
-        return alt.param(name=SIGNALS[name], value=value,
+        return alt.param(name=SIGNALS[name], value=value, **expr,
                          bind=alt.binding_select(options=options, labels=list(labels[name].values()), name=text[name] + " "))
 
     def slider(name: str, value: float) -> alt.Parameter:
@@ -379,11 +437,17 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
         return alt.param(name=SIGNALS[name], value=value,
                          bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
 
+    # Choosing a model sets the attention it runs by default (eager for gpt-oss, sdpa for the others), as the
+    # widget does: Vega evaluates the expression again whenever the model changes (usermeta "react", charts.live_spec).
+    others = ",".join(f"{quoted(m)}:{quoted(a)}" for m in models()
+                      if (a := memory.default_attention(shape(load_config(m)))) != START["attention"])
+    attention = select("attention", s["attention"],
+                       expr=f"({{{others}}}[{SIGNALS['model']}] || {quoted(START['attention'])})")
     params = [select("model", s["model"]), select("method", s["method"]), slider("rank", s["rank"]),
               select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
               alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"],
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
-              select("attention", s["attention"]), select("gpu", s["gpu"]),
+              attention, select("gpu", s["gpu"]),
               slider("tokens", math.log10(s["tokens"])), slider("utilisation", s["utilisation"])]
-    return charts.readout_chart(lines(lang), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
-                                whole=[SIGNALS["tokens"]])
+    return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
+                                whole=[SIGNALS["tokens"]], react={SIGNALS["attention"]: SIGNALS["model"]}, blanks=True)

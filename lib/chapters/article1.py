@@ -674,6 +674,10 @@ def _listed(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+# The model of OpenAI's fine-tuning example, as the planner ships it (lib/data/models).
+GPTOSS_FT_MODEL = "gpt-oss-20b"
+
+
 def gptoss_ft_job(i, checkpointing: bool | None = None):
     """OpenAI's fine-tuning example for gpt-oss-20b (openai2025gptossfinetune) as the planner's job: the
     shipped config (lib/data/models/gpt-oss-20b.json), LoRA of the example's rank on every linear layer
@@ -687,7 +691,7 @@ def gptoss_ft_job(i, checkpointing: bool | None = None):
         raise ValueError(f"gptoss_ft_checkpointing is {i.gptoss_ft_checkpointing!r}: True or False, as the example writes it")
     targets = i.gptoss_ft_targets
     job = plan_memory.Job(
-        plan_shapes.shape(plan_shapes.load_config("gpt-oss-20b")), "lora",
+        plan_shapes.shape(plan_shapes.load_config(GPTOSS_FT_MODEL)), "lora",
         seq=int(budget._size("gptoss_ft_max_length", i.gptoss_ft_max_length, whole=True)),
         batch=int(budget._size("gptoss_ft_batch", i.gptoss_ft_batch, whole=True)),
         checkpointing=switch[i.gptoss_ft_checkpointing] if checkpointing is None else checkpointing,
@@ -712,8 +716,10 @@ def gptoss_ft_tokens(i) -> float:
 def gptoss_ft(i) -> dict:
     """The example on the H100 SXM the budget rents (lib.chapters.answers.budget_buys): its peak by the
     planner, whether it fits, how many times the budget's hours would run it at the example's own measured
-    time (where it fits), the tokens they would train at most, and what the planner's speed at PaLM's utilisation would make
-    of one run (it is no basis for the tokens: the example measured its time)."""
+    time (where it fits), the tokens they would train at most, what the planner's speed at PaLM's utilisation would make
+    of one run (it is no basis for the tokens: the example measured its time), and the utilisation of the GPU's
+    bf16 peak at which the planner runs it in the example's time (at most what the example ran at, since its
+    tokens are at most those counted: the planner's page gives it for gpt-oss-20b)."""
     from lib.plan import memory as plan_memory
     from lib.plan import speed as plan_speed
     from lib.plan.gpus import load_gpus
@@ -726,10 +732,13 @@ def gptoss_ft(i) -> dict:
     runs = hours * 60 / compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
     tokens = gptoss_ft_tokens(i)
     planner_hours = plan_speed.speed(job, gpu, tokens, i=i)["hours"]
+    # Hours go as 1 / utilisation: the planner takes the example's measured minutes at PaLM's utilisation
+    # scaled by its own minutes over the example's.
+    utilisation = i.palm_mfu * planner_hours * 60 / compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
     return {"job": job, "gpu": gpu, "peak": peak, "fits": fits, "hours": hours, "runs": runs,
             "tokens": tokens, "budget_tokens": runs * tokens,
             "peak_unchecked": plan_memory.parts(gptoss_ft_job(i, checkpointing=False))["peak"],
-            "planner_minutes": planner_hours * 60}
+            "planner_minutes": planner_hours * 60, "utilisation": utilisation}
 
 
 def gptoss_120b_weights(i) -> float:
@@ -773,7 +782,7 @@ def lora_gptoss_20b(i, c):
         "run_tokens": Figure.of(job["tokens"], "token", compact=True, decimals=2),
         "planner_minutes": Figure.of(job["planner_minutes"], "minute", decimals=1),
         "mfu": Figure.of(i.palm_mfu, "fraction", decimals=1),
-        "slower": Figure.of(i.gptoss_ft_minutes / job["planner_minutes"], "times", decimals=0),
+        "slower": Figure.of(i.palm_mfu / job["utilisation"], "times", decimals=0),
     }
     figures |= {"runs": Figure.of(math.floor(job["runs"]), "times"),
                 "budget_tokens": Figure.of(job["budget_tokens"], "token", compact=True, decimals=0)}

@@ -1,6 +1,7 @@
 """`python -m lib.plan`: one training job's memory by part, its peak, and, on a GPU, whether it fits,
 how fast it trains and what a number of tokens costs. `--json` for programs; otherwise a short table
-in the reader's language. A bad input is one line in that language, and exit status 2."""
+in the reader's language. A job that does not fit the GPU gets no speed, time or cost (in the JSON,
+`fits` false and those keys null). A bad input is one line in that language, and exit status 2."""
 
 from __future__ import annotations
 
@@ -86,8 +87,8 @@ def plan(args: argparse.Namespace) -> dict:
     out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}}
     if args.gpu:
         gpu = find_gpu(args.gpu)
-        out |= {"gpu": gpu.key, "fits": speed.fits(parts["peak"], gpu), "cuda_context_gb": speed.CUDA_CONTEXT_GB}
-        out |= speed.speed(job, gpu, _real("tokens", args.tokens), _real("mfu", args.mfu))
+        run = speed.on_gpu(job, gpu, _real("tokens", args.tokens), _real("mfu", args.mfu))
+        out |= {"gpu": gpu.key, "fits": run.pop("fits"), "cuda_context_gb": speed.CUDA_CONTEXT_GB} | run
     return out
 
 
@@ -105,7 +106,9 @@ def table(result: dict, args: argparse.Namespace) -> str:
         lines += ["", w["fits"].format(gpu=gpu.name, memory=memory_text, answer=answer,
                                        context=Figure.of(result["cuda_context_gb"], "GB").format(lang))]
         shown = {"gpu": gpu.name, "mfu": Figure.of(result["mfu"], "fraction", decimals=1).format(lang)}
-        if result["tokens_per_second"] is None:
+        if result["fits"] is False:
+            lines.append(w["no_fit_speed"].format(**shown))
+        elif result["tokens_per_second"] is None:
             lines.append(w["no_speed"].format(**shown))
         else:
             shown |= {"tps": fmt.number(result["tokens_per_second"], lang, 0),

@@ -168,8 +168,10 @@ def _activation_key(job: Job) -> str:
         raise PlanError("targets_not_derived", derived=",".join(attention_modules), names=",".join(job.target_parameters))
     if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
-    if f"{method}.{job.attention}" not in _flat(coefficients()[job.shape.model_type]):
-        raise PlanError("attention_not_derived", name=job.shape.model_type, attention=job.attention)
+    derived = _flat(coefficients()[job.shape.model_type])
+    if f"{method}.{job.attention}" not in derived:
+        raise PlanError("attention_not_derived", name=job.shape.model_type, attention=job.attention,
+                        derived=" | ".join(a for a in ATTENTIONS if f"{method}.{a}" in derived))
     return f"{method}.{job.attention}"
 
 
@@ -249,7 +251,8 @@ def adapter_params(job: Job) -> int:
 
 def quantised_params(s: Shape) -> int:
     """The parameters bitsandbytes quantises: the weights of every linear layer of every layer
-    (`linear_modules`: not a mixture of experts' fused experts nor its router, which stay in bf16)."""
+    (`linear_modules`: not a mixture of experts' fused experts nor its router, which it leaves in bf16
+    and prepare_model_for_kbit_training then casts to fp32: `states`)."""
     return s.layers * sum(i * o for i, o in linear_modules(s).values())
 
 

@@ -8,7 +8,8 @@ which by FLOPs alone would save a third, but the measured run gained a quarter);
 since its paper reports no speed-up; gradient checkpointing runs the forward pass once more (2 per
 active parameter). The default utilisation is PaLM's measured model FLOPs utilisation,
 the one the budget chapter prices its jobs at; the euros are at the ECB rate of the day the budget
-chapter converts the first article's budget.
+chapter converts the first article's budget. A job that does not fit the GPU's memory has no speed,
+time or cost there (on_gpu): no number of hours trains it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from lib.core.currency import ecb_rate
 from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
 from lib.plan.gpus import Gpu, memory, price
-from lib.plan.memory import Job
+from lib.plan.memory import Job, parts
 from lib.plan.shapes import expert_parameters, param_count
 
 CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
@@ -65,3 +66,15 @@ def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs
         usd = hours * price(gpu, i)
         out |= {"cost_usd": usd, "cost_eur": usd / ecb_rate("USD", i.budget_rate_date)}
     return out
+
+
+def on_gpu(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
+    """Whether the job fits the GPU (`fits`) and its speed, hours and cost there (`speed`); where it does
+    not fit, those are None: no number of hours trains a job the GPU cannot hold. Where its memory is
+    unverified (`fits` None), they are given."""
+    i = load_inputs() if i is None else i
+    fit = fits(parts(job)["peak"], gpu, i)
+    out = speed(job, gpu, tokens, mfu, i)
+    if fit is False:
+        out |= dict.fromkeys(("tokens_per_second", "hours", "cost_usd", "cost_eur"))
+    return {"fits": fit} | out

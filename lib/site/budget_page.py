@@ -9,13 +9,14 @@ from IPython.display import Markdown
 
 from lib.chapters import answers, budget
 from lib.plan import shapes as plan_shapes
-from lib.chapters.article1 import rented_full_ft_figures
+from lib.chapters.article1 import GPTOSS_FT_MODEL, gptoss_ft, rented_full_ft_figures
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.site import page
 from lib.site.page import glue_figures
 from lib.site.markdown import table_cell
 from lib.core.words import words
+from lib.plan import memory as plan_memory
 from lib.plan import speed as plan_speed
 
 
@@ -30,6 +31,13 @@ def _pct(x: float) -> Figure:
 
 RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
           "paid_hours", "share", "headroom")
+
+
+def planner_weights(model: str, method: str) -> float:
+    """The planner's weights (bytes) of a shipped model by a method: they depend on neither the sequence
+    nor the attention."""
+    s = plan_shapes.shape(plan_shapes.load_config(model))
+    return plan_memory.states(plan_memory.Job(s, method, seq=1, attention=plan_memory.default_attention(s)))["weights"]
 
 
 def figures(i: Inputs) -> dict[str, Figure]:
@@ -56,6 +64,10 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "ft_tokens": Figure.of(budget.FT_TOKENS, "token", compact=True),
         "guanaco_tokens": Figure.of(budget.guanaco_tokens(i), "token", compact=True, decimals=1),
         "mfu": _pct(i.palm_mfu),
+        # the planner: the utilisation OpenAI's gpt-oss-20b example ran at (the first article's chapter), and
+        # that model's weights with LoRA and with QLoRA, which leaves its fused experts out of NF4
+        "plan.gptoss_mfu": _pct(gptoss_ft(i)["utilisation"]),
+        **{f"plan.gptoss_{method}_weights": _gb(planner_weights(GPTOSS_FT_MODEL, method) / 1e9) for method in ("lora", "qlora")},
         "a100_price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
         "a100_seen": i.seen_on("lambda_a100_sxm_8x"),
         "lora_rank": Figure.of(i.lora_rank, "count"),

@@ -744,13 +744,15 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
                   custom: dict | None = None, powers: list[str] | None = None,
-                  whole: list[str] | None = None) -> alt.Chart:
+                  whole: list[str] | None = None, blanks: bool = False) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
     `custom`: the preset's option that says they moved (live_spec); `powers`: the sliders that move by
     powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js);
-    `whole`: those of them whose fields take whole numbers only (counts)."""
+    `whole`: those of them whose fields take whole numbers only (counts). `blanks`: lines that are empty
+    in some settings (the planner's notes) keep their rows and draw nothing, since an empty text would
+    be an image with no name to a screen reader (axe-core's svg-img-alt)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -759,8 +761,13 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     # Lines at 13.5 px and the title at 14: in the book's font the memory calculator's longest line
     # ("Its formula, checked against measurements (±10.0%):") is 346 px at 14 px, and the Spanish
     # memory calculator's bold title 8 px too wide at 15, for a phone's column (358 px).
-    chart = chart.transform_calculate(shown=shown).mark_text(align="left", fontSize=13.5, x=5).encode(
-        y=alt.Y("y:O", axis=None), text="shown:N", description="shown:N",
+    chart = chart.transform_calculate(shown=shown)
+    rows = alt.Y("y:O", axis=None)
+    if blanks:
+        chart = chart.transform_filter("datum.shown != ''")
+        rows = alt.Y("y:O", axis=None, scale=alt.Scale(domain=list(range(len(lines)))))
+    chart = chart.mark_text(align="left", fontSize=13.5, x=5).encode(
+        y=rows, text="shown:N", description="shown:N",
     ).add_params(*params).properties(
         title=alt.Title(title, subtitle=subtitle, anchor="start") if subtitle else alt.Title(title, anchor="start"),
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
