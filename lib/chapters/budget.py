@@ -417,12 +417,16 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     device = q.total + context
     no_ckpt = planned_memory(dataclasses.replace(job, checkpointing=False)).total + context
     book = planned_memory(dataclasses.replace(job, rank=int(i.lora_rank), targets=("q_proj", "v_proj"))).total + context
+    # The same recipe with PEFT's own types (adapters, embeddings and output layer in fp32), as the planner
+    # on the page keeps them: qlora.py's bf16 is what brings the recipe under the bound.
+    peft = planned_memory(dataclasses.replace(job, adapter_bytes=4.0, embedding_bytes=4.0)).total + context
     kept = llama_kept(i, *LLAMA_SHAPES["llama65b"])
     return {"full": full, "full_bf16": full_bf16, "full_bf16_above": full_bf16 > i.qlora_full_ft_65b_memory,
             "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
             "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
             "margin": i.qlora_65b_single_gpu - device, "book_adapters": book,
+            "peft_types": peft, "peft_types_below": peft < i.qlora_65b_memory,
             "no_checkpointing": no_ckpt, "no_checkpointing_fits_48": fits(no_ckpt, i.qlora_65b_single_gpu),
             "no_checkpointing_fits_h100": fits(no_ckpt, i.h100_sxm_memory)}
 

@@ -131,6 +131,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.state_bits": Figure.of(i.qlora_optimizer_state_bits, "count"),
         "qlora.margin": _gb(abs(q["margin"])),
         "qlora.book_adapters": _gb(q["book_adapters"]),
+        "qlora.peft_types": _gb(q["peft_types"]),
         "qlora.book_adapters_table": _gb(_row(rows, "qlora", "llama65b")["memory"]),
         "qlora.weights_as_7b": _gb(_qlora_as_7b(i)["weights"]),
         "qlora.job_as_7b": _gb(_qlora_as_7b(i)["device"]),
@@ -367,6 +368,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     lo = budget.lora_rebuilt(i)
     page.glue("B.lora.planner_side", w["below" if budget.planner_figure(i, "lora_lora", budget.planner_jobs(i)["lora_lora"])
                                       / 1e9 < lo["lora_weights"] else "above"], display=False)
+    page.glue("B.qlora.peft_types_side", w["below" if q["peft_types_below"] else "above"], display=False)
     page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
     # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
     # the words come from lib.chapters.budget.fits.
