@@ -67,13 +67,16 @@ def test_activations_grow_linearly_with_sdpa_and_faster_with_eager():
     assert eager[2] / eager[1] > 2.2 and all(e > s for e, s in zip(eager, sdpa))
 
 
-def test_checkpointing_keeps_less_and_costs_a_forward_pass():
+def test_checkpointing_keeps_less_and_adds_no_model_flop():
+    """Recomputation is not a model FLOP: a run that recomputes reaches a lower model FLOPs utilisation
+    (PaLM's definition), which is the reader's to set, so the FLOPs per token do not change."""
     plain, checkpointed = job(seq=4096), job(seq=4096, checkpointing=True)
     assert memory.parts(checkpointed)["activations"] < memory.parts(plain)["activations"] / 4
-    assert speed.flops_per_token(checkpointed) == pytest.approx(speed.flops_per_token(plain) * 8 / 6)
+    assert speed.flops_per_token(checkpointed) == speed.flops_per_token(plain)
     lora = job(method="lora")
-    # LoRA trains faster by the LoRA paper's measured speed-up, not by the third of the FLOPs its frozen weights skip.
-    assert speed.flops_per_token(job(method="full-bf16")) / speed.flops_per_token(lora) == pytest.approx(1.25)
+    # LoRA trains faster by the LoRA paper's measured throughputs (43.1 against 32.5 tokens a second), not by
+    # the third of the FLOPs its frozen weights skip.
+    assert speed.flops_per_token(job(method="full-bf16")) / speed.flops_per_token(lora) == pytest.approx(43.1 / 32.5)
 
 
 def test_the_methods_order_their_states():
@@ -257,15 +260,15 @@ def test_the_claims_run_openai_s_example_from_its_sourced_settings():
     """The first article's claim on gpt-oss (lib.chapters.article1.gptoss_ft_job) builds the planner's job
     from the sourced inputs (gptoss_ft_*, the cookbook's settings): the same job as COOKBOOK above; at
     those settings the peak is 65.9 GB, and the planner's speed at PaLM's utilisation would do one run of
-    the example's at most 2,048,000 tokens in about 2.2 minutes, against the 18 the example measures."""
+    the example's at most 2,048,000 tokens in about 1.3 minutes, against the 18 the example measures."""
     from lib.chapters.article1 import gptoss_ft, gptoss_ft_job
 
     assert gptoss_ft_job(I) == job("gpt-oss-20b", **COOKBOOK)
     found = gptoss_ft(I)
     assert round(found["peak"] / 1e9, 1) == 65.9 and found["fits"] is True
     assert found["peak_unchecked"] > 2 * gpu("h100-sxm").memory_gb * 1e9
-    assert found["planner_minutes"] == pytest.approx(2.17, abs=0.01)
-    assert 7 < I.gptoss_ft_minutes / found["planner_minutes"] < 9
+    assert found["planner_minutes"] == pytest.approx(1.26, abs=0.01)
+    assert 13 < I.gptoss_ft_minutes / found["planner_minutes"] < 15
     # A setting the planner cannot hold refuses, in a message that names it.
     with pytest.raises(ValueError, match="gptoss_ft_checkpointing"):
         gptoss_ft_job(I.replace("gptoss_ft_checkpointing", value="yes"))

@@ -31,7 +31,7 @@ GPUS = list(load_gpus())
 # rank, GPU and tokens cycle through values that reach every GPU, sequences beyond some models' positions
 # (LLaMA 65B's 2,048), batches and ranks at their ends, and tokens from a million to ten trillion.
 SEQS, BATCHES, RANKS, POWERS = (128, 2048, 4096, 32768), (1, 3, 64), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
-UTILISATIONS = (0.05, I.palm_mfu, 1.0, 0.23, 0.6, 0.37)
+UTILISATIONS = (0.032, I.palm_mfu, 1.0, 0.23, 0.6, 0.37)
 GRID = [(model, method, targets, SEQS[k % 4], BATCHES[k % 3], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
          POWERS[k % 5], UTILISATIONS[k % 6])
         for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
@@ -236,8 +236,8 @@ def test_the_experts_note_is_where_qlora_s_weights_outweigh_lora_s(lang):
     ("es", 5, "abc", "No se puede calcular. Lote: escríbelo como el libro escribe los números, por ejemplo 1."),
     ("en", 9, "1e300", "Cannot compute. Tokens: must be between 1,000,000 and 10,000,000,000,000."),
     ("en", 9, "nan", "Cannot compute. Tokens: must be a finite number."),
-    ("en", 10, "2", "Cannot compute. Utilisation: must be between 5 and 100."),
-    ("es", 10, "150", "No se puede calcular. Utilización: tiene que estar entre 5 y 100."),
+    ("en", 10, "0.5", "Cannot compute. Utilisation: must be between 1 and 100."),
+    ("es", 10, "150", "No se puede calcular. Utilización: tiene que estar entre 1 y 100."),
 ])
 def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
     box = planner.planner_calculator(lang, I)

@@ -44,9 +44,9 @@ SEQS = tuple(2 ** k for k in range(7, 18))
 TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
 # the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
-# The utilisation of the GPU's bf16 peak, from 5 % (OpenAI's gpt-oss-20b example runs near it: the first
-# article's claim) to all of it, as the compute calculator takes it; it starts at PaLM's.
-RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.05, 1, 0.01)}
+# The utilisation of the GPU's bf16 peak (a model FLOPs utilisation), from 1 % (OpenAI's gpt-oss-20b example
+# runs at a few: the first article's claim) to all of it, in steps of a tenth of a percent; it starts at PaLM's.
+RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.01, 1, 0.001)}
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
                                              "attention", "gpu", "tokens", "utilisation")}
 # The readout's lines; the last three are notes, empty but for the jobs they are about (notes).
@@ -286,7 +286,7 @@ def constants(i: Inputs) -> dict[str, dict[str, float]]:
     for name in models():
         s = shape(load_config(name))
         counts = param_count(s)
-        out[name] = {"total": counts["total"], "active": counts["active"], "quantised": memory.quantised_params(s),
+        out[name] = {"total": counts["total"], "multiplied": counts["multiplied"], "quantised": memory.quantised_params(s),
                      "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
                      # LoRA's trainable parameters per unit of rank, as PEFT counts them (lib.plan.memory.adapter_params)
                      **{f"adapters_{t}": memory.adapter_params(job(name, "lora", 1, t, 128, 1, False,
@@ -354,9 +354,8 @@ def fields(i: Inputs) -> dict[str, str]:
         # that does not fit, or a GPU whose peak is unverified, has no time or cost (lib.plan.speed.on_gpu).
         "fit": f"(datum.gpu_memory < 0 ? -1 : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r} <= datum.gpu_memory ? 1 : 0)",
         "timed": "datum.fit != 0 && datum.bf16 >= 0",
-        "flops": f"{i.flops_per_param_token!r} * {per_model('active')}"
-                 f" / ({sig['method']} == 'lora' ? {1 + i.lora_speedup!r} : 1)"
-                 f" + ({sig['checkpointing']} ? 2 * {per_model('active')} : 0)"
+        "flops": f"{i.flops_per_param_token!r} * {per_model('multiplied')}"
+                 f" * ({sig['method']} == 'lora' ? {speed.lora_flops_share(i)!r} : 1)"
                  f" + ({adapted} ? ({sig['targets']} == 'all' ? {per_model('expert_flops_all')}"
                  f" : {per_model('expert_flops_qv')}) : 0)",
         "tps": f"{sig['utilisation']} * datum.bf16 / datum.flops",

@@ -28,10 +28,12 @@ the publisher read it; the book's own GPU measurements (lib/data/measured) join 
 The LoRA paper's own accounting (lora_paper_bytes) and QLoRA's code (qlora_rebuilt, the planner at qlora.py's types) rebuild the papers'
 sums in the chapter's prose. The measurements, their kinds and tolerances are at the end of the module.
 
-Compute: C = 6·N·D FLOPs (Kaplan et al. 2020) for pretraining and full fine-tuning; LoRA computes
-no gradient for the frozen weights, and the LoRA paper measures what that saves on GPT-3 175B (a
-speed-up of a stated fraction), which is the factor used here for LoRA. QLoRA reports no such
-speed-up (its 4-bit weights are dequantised at every step), so none is applied to it: 6·N·D.
+Compute: C = 6·N·D FLOPs (Kaplan et al. 2020); for pretraining, N is the parameters the report states,
+as it counts its own run; for fine-tuning, the planner's (lib.plan.speed.flops_per_token): N is the
+released configuration's parameters a token is multiplied by, and LoRA, which computes no gradient for
+the frozen weights, takes the share of full fine-tuning's time the LoRA paper measured on GPT-3 175B.
+QLoRA reports no such speed-up (its 4-bit weights are dequantised at every step): 6·N·D. Model FLOPs,
+priced at a model FLOPs utilisation: the forward pass gradient checkpointing runs again is not counted.
 """
 
 from __future__ import annotations
@@ -312,11 +314,10 @@ def budget_lora(i: Inputs) -> dict:
 
 
 def flops_per_token(i: Inputs, job: str, model: str) -> float:
-    """FLOPs a job spends per token trained. Pretraining: k·N for the parameters its report states (the
-    LLaMA paper's 6.7B, llm.c's 124M), as the report counts them. Fine-tuning: the planner's own
-    (lib.plan.speed.flops_per_token) for the chapter's job on the released configuration: k·N; LoRA's
-    divided by 1 + the speed-up its paper measures; QLoRA's undivided, plus the forward pass its gradient
-    checkpointing recomputes."""
+    """Model FLOPs a job spends per token trained. Pretraining: k·N for the parameters its report states
+    (the LLaMA paper's 6.7B, llm.c's 124M), as the report counts them. Fine-tuning: the planner's own
+    (lib.plan.speed.flops_per_token) for the chapter's job on the released configuration: k·N for the
+    parameters a token is multiplied by; LoRA's times the share of the time its paper measured."""
     if job not in JOBS:
         raise ValueError(f"unknown job {job!r}: use one of {', '.join(JOBS)}")
     if job == "pretrain":

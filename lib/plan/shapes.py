@@ -176,12 +176,17 @@ def param_count(s: Shape) -> dict[str, int]:
     table and an untied lm_head included); `active` (those one token goes through: all but the
     experts it is not routed to; equal to `total` for a dense model); `active_excluding_embeddings`
     (`active` without the input embedding table, which a token only reads one row of: how OpenAI
-    counts gpt-oss's active parameters); `embeddings` (the input table, and GPT-2's position table)."""
+    counts gpt-oss's active parameters); `embeddings` (the input table, and GPT-2's position table);
+    `multiplied` (the active parameters a token is multiplied by, the FLOPs' N: all but the embedding
+    tables, which are looked up, except where the output layer shares the input table)."""
     parts = _parts(s)
     shared = parts["embeddings"] + parts["lm_head"] + parts["attention"] + parts["router"] + parts["norms"]
     active = shared + s.layers * s.experts_per_token * parts["expert"]
+    # A tied output layer multiplies by the embedding table: only an untied one leaves the table a lookup.
+    multiplied = active - parts["embeddings"] + (s.vocab * s.hidden if s.tied_embeddings else 0)
     return {"total": shared + parts["experts"], "active": active,
-            "active_excluding_embeddings": active - parts["embeddings"], "embeddings": parts["embeddings"]}
+            "active_excluding_embeddings": active - parts["embeddings"], "embeddings": parts["embeddings"],
+            "multiplied": multiplied}
 
 
 def linear_modules(s: Shape) -> dict[str, tuple[int, int]]:

@@ -1,13 +1,15 @@
 """How fast a job trains on a GPU, from a stated utilisation of its bf16 peak, and what a number of
 tokens costs there, in dollars and in euros.
 
-FLOPs per token, as the budget chapter counts them: k per active parameter (k = 6, flops_per_param_token:
-a forward pass of 2, a backward pass of 4); LoRA's divided by 1 + the speed-up the LoRA paper measured
-against full fine-tuning (lora_speedup, 25 % on GPT-3 175B: its frozen weights skip their gradients,
-which by FLOPs alone would save a third, but the measured run gained a quarter); QLoRA's not divided,
-since its paper reports no speed-up; gradient checkpointing runs the forward pass once more (2 per
-active parameter). The default utilisation is PaLM's measured model FLOPs utilisation,
-the one the budget chapter prices its jobs at; the euros are at the ECB rate of the day the budget
+FLOPs per token, as the budget chapter counts them: k per parameter a token is multiplied by (k = 6,
+flops_per_param_token: a forward pass of 2, a backward pass of 4; shapes.param_count's `multiplied`, the
+active parameters without the embedding tables a token only reads a row of); LoRA's times the ratio of
+the throughputs the LoRA paper measured on GPT-3 175B (lora_flops_share: its frozen weights skip their
+gradients, which by FLOPs alone would save a third, but the measured run saved a quarter of the time);
+QLoRA's not reduced, since its paper reports no speed-up. These are model FLOPs: the utilisation is a
+model FLOPs utilisation (MFU), which counts what the model needs and not the forward pass that gradient
+checkpointing runs again (a run with checkpointing reaches a lower MFU at the same hardware use; PaLM's,
+the default here and the one the budget chapter prices its jobs at, was measured with rematerialisation); the euros are at the ECB rate of the day the budget
 chapter converts the first article's budget. A job that does not fit the GPU's memory has no speed,
 time or cost there (on_gpu): no number of hours trains it.
 """
@@ -32,12 +34,17 @@ def adapted_expert_flops(job: Job) -> float:
     return 2 * job.expert_layers * job.shape.experts_per_token * sum(a * b for a, b in stacks.values())
 
 
+def lora_flops_share(i: Inputs) -> float:
+    """LoRA's time per token as a share of full fine-tuning's, as the LoRA paper measured them on GPT-3
+    175B (footnote 5: 32.5 and 43.1 tokens a second per V100)."""
+    return i.lora_throughput_full / i.lora_throughput_lora
+
+
 def flops_per_token(job: Job, i: Inputs | None = None) -> float:
-    """FLOPs per token trained (the module's docstring), with adapted_expert_flops."""
+    """Model FLOPs per token trained (the module's docstring), with adapted_expert_flops."""
     i = load_inputs() if i is None else i
-    active = param_count(job.shape)["active"]
-    trained = i.flops_per_param_token * active / (1 + i.lora_speedup if job.method == "lora" else 1)
-    return trained + (2 * active if job.checkpointing else 0) + adapted_expert_flops(job)
+    n = param_count(job.shape)["multiplied"]
+    return i.flops_per_param_token * n * (lora_flops_share(i) if job.method == "lora" else 1) + adapted_expert_flops(job)
 
 
 def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
