@@ -412,8 +412,10 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     job = jobs["qlora_65b"]
     context = plan_speed.CUDA_CONTEXT_GB
     full = planner_figure(i, "qlora_full", jobs["qlora_full"]) / 1e9
-    # The paper does not say its 16 bits' layout: the same states with everything in bf16, beside.
-    full_bf16 = planner_figure(i, "qlora_full", dataclasses.replace(jobs["qlora_full"], method="full-bf16")) / 1e9
+    # Beside qlora.py's layout, the two the planner offers: mixed precision (an fp32 copy of the weights,
+    # 16 bytes a parameter) and everything in bf16 (AdamW's states of the parameters' type).
+    full_mixed = planner_figure(i, "qlora_full", dataclasses.replace(jobs["qlora_full"], method="full-mixed")) / 1e9
+    full_bf16 = planner_figure(i, "qlora_full", dataclasses.replace(jobs["qlora_full"], state_bytes=2)) / 1e9
     q = planned_memory(job)
     device = q.total + context
     no_ckpt = planned_memory(dataclasses.replace(job, checkpointing=False)).total + context
@@ -422,7 +424,7 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     # on the page keeps them: qlora.py's bf16 is what brings the recipe under the bound.
     peft = planned_memory(dataclasses.replace(job, adapter_bytes=4.0, embedding_bytes=4.0)).total + context
     kept = llama_kept(i, *LLAMA_SHAPES["llama65b"])
-    return {"full": full, "full_bf16": full_bf16, "full_bf16_above": full_bf16 > i.qlora_full_ft_65b_memory,
+    return {"full": full, "full_mixed": full_mixed, "full_bf16": full_bf16,
             "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
             "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
@@ -526,8 +528,8 @@ def planner_jobs(i: Inputs) -> dict[str, plan_memory.Job]:
       16 bits, as its 350 GB for LoRA (the 16-bit weights alone) implies; LoRA of rank lora_rank on W_q and
       W_v, which in GPT-2's modules are parts of the fused c_attn: an adapter on c_attn has r·(d + 3d)
       parameters a layer, the same count as two on W_q and W_v (2·r·(d + d));
-    - QLoRA: LLaMA 65B's 16-bit full fine-tuning (mixed precision, as Hugging Face's Trainer runs it
-      with --bf16); its Guanaco 65B recipe (qlora_recipe) with qlora.py's types: adapters in bf16
+    - QLoRA: LLaMA 65B's 16-bit full fine-tuning as qlora.py runs it with --full_finetune --bf16 (the model
+      loaded in bf16, no fp32 copy; its default optimizer, paged_adamw_32bit, keeps 32-bit states); its Guanaco 65B recipe (qlora_recipe) with qlora.py's types: adapters in bf16
       (qlora_adapter_bits), embeddings and output layer in bf16 (qlora_kept_bits); LLaMA 7B's base model
       by the same code;
     - PEFT: Llama-3.2-3B in bf16 without mixed precision (full-bf16), LoRA of rank 32 and 64 on q and v
@@ -546,7 +548,8 @@ def planner_jobs(i: Inputs) -> dict[str, plan_memory.Job]:
         "zero_gpt2": Job(_model("gpt2"), "full-mixed", seq=1024),
         "lora_full": Job(gpt3, "full-bf16", seq=int(i.gpt3_context)),
         "lora_lora": Job(gpt3, "lora", seq=int(i.gpt3_context), rank=int(i.lora_rank), targets=("c_attn",)),
-        "qlora_full": Job(_model("llama-65b"), "full-mixed", **guanaco),
+        "qlora_full": Job(_model("llama-65b"), "full-bf16", **guanaco,
+                          state_bytes=bits_to_bytes("qlora_optimizer_state_bits", i.qlora_optimizer_state_bits)),
         "qlora_65b": Job(_model("llama-65b"), "qlora", **guanaco, checkpointing=True, rank=int(r["rank"]),
                          targets=plan_memory.ALL_LINEAR, **qlora_code),
         "qlora_7b_base": Job(_model("llama-7b"), "qlora", seq=1024, **qlora_code),

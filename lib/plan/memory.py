@@ -77,6 +77,9 @@ class Job:
     # prepare_model_for_kbit_training casts them; 2 where a recipe casts them back to bf16 (qlora.py).
     # The norms stay in fp32 either way.
     embedding_bytes: float = 4
+    # full-bf16: bytes of each of AdamW's two states: 2, of the parameters' type, as PyTorch's AdamW keeps
+    # them; 4 where a recipe's optimizer keeps them in 32 bits (qlora.py's paged_adamw_32bit).
+    state_bytes: float = 2
     target_parameters: tuple[str, ...] = ()
     parameter_layers: tuple[int, ...] | None = None
 
@@ -89,7 +92,7 @@ class Job:
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise PlanError("bad_number", name=name, value=repr(value))
-        for name in ("adapter_bytes", "embedding_bytes"):
+        for name in ("adapter_bytes", "embedding_bytes", "state_bytes"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise PlanError("bad_number", name=name, value=repr(value))
@@ -269,7 +272,7 @@ def states(job: Job) -> dict[str, float]:
     weights = {"full-mixed": mixed["weights"] * p, "full-bf16": 2 * p, "lora": 2 * p,
                "qlora": NF4_BYTES * quantised + job.embedding_bytes * tables + 4 * (p - quantised - tables)}[job.method]
     gradients = {"full-mixed": mixed["gradients"] * p, "full-bf16": 2 * p}.get(job.method, job.adapter_bytes * a)
-    optimizer = {"full-mixed": mixed["optimizer"] * p, "full-bf16": 4 * p}.get(job.method, 8 * a)
+    optimizer = {"full-mixed": mixed["optimizer"] * p, "full-bf16": 2 * job.state_bytes * p}.get(job.method, 8 * a)
     adapters = job.adapter_bytes * a
     return {"weights": weights, "adapters": adapters, "gradients": gradients, "optimizer": optimizer,
             "after_step": weights + adapters + gradients + optimizer}

@@ -108,7 +108,10 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "bytes.full": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
+        "qlora.full_mixed": _gb(q["full_mixed"]),
         "qlora.full_bf16": _gb(q["full_bf16"]),
+        "qlora.full_bytes": Figure.of(budget.bits_to_bytes("qlora_optimizer_state_bits", i.qlora_optimizer_state_bits) * 2
+                                      + 2 * budget.precision_bytes("bf16"), "byte/parameter"),
         "qlora.full_bits": Figure.of(budget.PRECISION_BITS["bf16"], "count"),
         "qlora.activations": Figure.memory(q["memory"].activations),
         "qlora.optimizer": Figure.memory(q["memory"].optimizer),
@@ -366,7 +369,6 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
     page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
     page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
-    page.glue("B.qlora.full_bf16_side", w["above" if q["full_bf16_above"] else "below"], display=False)
     lo = budget.lora_rebuilt(i)
     page.glue("B.lora.planner_side", w["below" if budget.planner_figure(i, "lora_lora", budget.planner_jobs(i)["lora_lora"])
                                       / 1e9 < lo["lora_weights"] else "above"], display=False)
