@@ -44,6 +44,19 @@ def test_a_source_s_words_read_in_the_page_language_with_the_original_quoted():
     assert phrases.shown(Figure.quoting("en", "Microsoft"), "es") == "Microsoft"  # a name needs no original
 
 
+def test_a_spanish_card_quotes_an_english_source_only_beside_its_spanish_words_or_on_its_own():
+    """On a Spanish card a source's English words are never part of a Spanish sentence ("puede <q>run
+    on a single H100 GPU</q> (ejecutarse…)"): they follow their Spanish words as the original
+    ("ejecutarse en una sola GPU H100 (en el original, «run on a single H100 GPU»)"), or stand alone
+    as a quotation after a colon."""
+    original = words("es")["phrase"]["original"].split("{original}")[0].split("{text}")[1]  # " (en el original, "
+    for c in CHECKED.values():
+        for text in (c.context("es"), c.given("es") or "", sentences.stated(c, "es")):
+            for quoted in re.finditer(r'<q lang="en">', text):
+                before = text[:quoted.start()]
+                assert before.endswith(original) or before.endswith(": "), (c.claim.id, before[-40:])
+
+
 def test_the_article_s_words_are_quoted_once():
     assert phrases.article_quote("(Hu et al., Microsoft, 2021)", "(Hu et al., Microsoft, 2021)", "en") == \
         '<q lang="es">(Hu et al., Microsoft, 2021)</q>'
