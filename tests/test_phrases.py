@@ -230,3 +230,21 @@ def test_a_label_says_which_way_and_how_far_or_what_kind_of_context(lang):
         moved = dataclasses.replace(opt, claim=dataclasses.replace(opt.claim, stated=Figure.of(
             opt.result.sourced.value * factor, "USD")))
         assert sentences.label(moved, lang).startswith(w[way].split("{size}")[0].format(verdict=opt.verdict_label(lang)))
+
+
+@pytest.mark.parametrize("node, way", [(3.99, "below"), (4.29, "equal"), (4.59, "above")])
+def test_lambda_s_node_price_is_told_beside_a_single_gpu_s_by_how_the_two_compare(monkeypatch, node, way):
+    """Two H100 SXM prices seen the same day: the node's is said to be per GPU of a whole node, and
+    below, equal to or above a single GPU's (which the book's one-GPU sums use), as the inputs have it."""
+    from lib.core.inputs import load_inputs
+
+    glued = {}
+    monkeypatch.setattr(page, "glue", lambda name, value, display=False: glued.update({name: value}))
+    i = load_inputs().replace("lambda_h100_sxm_8x", value=node).replace("lambda_h100_sxm_1x", value=4.29)
+    for lang in ("es", "en"):
+        page.glue_node_price(lang, i)
+        w = words(lang)["node_price"]
+        single = Figure.of(4.29, "USD/GPU-hour").format(lang)
+        assert glued["prices.node"] == w[way].format(single=single)
+        assert glued["prices.ends"] == w["ends"][way]
+        assert (single in glued["prices.node"]) == (way != "equal")
