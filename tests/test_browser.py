@@ -120,6 +120,11 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
     assert labels[3:6] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(4).is_visible()
+    # A claim that holds (the last rows: the furthest from the sources come first) has no distance
+    # to tell: its card has no "Distancia" line, where the first card has one.
+    assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+    last = page.locator("table.ledger tbody tr").last.locator("td").nth(5)
+    assert last.get_attribute("data-empty") == "" and not last.is_visible()
 
 
 # 1,366 px: the commonest laptop window. 1,200 px: a window whose ledger box (the sidebars beside it)
