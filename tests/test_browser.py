@@ -151,6 +151,31 @@ def test_the_ledger_shows_every_column_whole_on_a_desktop(tab, base, lang):
         assert seen["rows"] == rows, f"{lang}/ledger at {width}px shows its rows as {seen['rows']}, not {rows}"
 
 
+TABLE_BOXES = """() => ({page: document.documentElement.scrollWidth,
+    boxes: [...document.querySelectorAll('article .pst-scrollable-table-container')].map((box, n) => ({
+        n: n + 1, scroll: box.scrollWidth, width: box.clientWidth,
+        head: [...box.querySelectorAll('th')].map(th => th.textContent.trim()).slice(0, 3).join(' | ')}))})"""
+TABLE_PAGES = ("costs", "budget", "method", "ledger")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_table_scrolls_sideways_in_a_laptop_window(tab, base, lang):
+    """At 1,366 px every table shows all its columns: those of many columns (the costs chapter's
+    published figures, the budget's measurements and what the budget buys) take the width of the
+    theme's full-width content, as the ledger and the method page's inputs do. In a window too narrow
+    for the contents beside the text (1,100 px) that content keeps to the text's width: the page
+    itself never scrolls sideways."""
+    for name in TABLE_PAGES:
+        tab.open(f"{base}/{lang}/{name}.html", {"width": 1366, "height": 768})
+        seen = tab.page.evaluate(TABLE_BOXES)
+        assert seen["boxes"], f"{lang}/{name} has no table"
+        wide = [b for b in seen["boxes"] if b["scroll"] > b["width"] + 1]
+        assert not wide, f"{lang}/{name} at 1366px: tables that scroll sideways {wide}"
+        tab.open(f"{base}/{lang}/{name}.html", {"width": 1100, "height": 768})
+        width = tab.page.evaluate(TABLE_BOXES)["page"]
+        assert width <= 1100, f"{lang}/{name} at 1100px is {width}px wide"
+
+
 # Each drawn chart beside the page's running text: the text column's width and reading size, the
 # chart's width as shown, its right edge, whether its box scrolls, and its smallest text as shown
 # (the SVG's font size times the scale it is shown at).
