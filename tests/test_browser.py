@@ -120,6 +120,11 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
     assert labels[3:6] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(4).is_visible()
+    # A claim that holds (the last rows: the furthest from the sources come first) has no distance
+    # to tell: its card has no "Distancia" line, where the first card has one.
+    assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
+    last = page.locator("table.ledger tbody tr").last.locator("td").nth(5)
+    assert last.get_attribute("data-empty") == "" and not last.is_visible()
 
 
 # 1,366 px: the commonest laptop window. 1,200 px: a window whose ledger box (the sidebars beside it)
@@ -144,6 +149,31 @@ def test_the_ledger_shows_every_column_whole_on_a_desktop(tab, base, lang):
         assert seen["scroll"] <= seen["width"], f"{lang}/ledger at {width}px scrolls sideways: {seen}"
         assert not seen["cut"], f"{lang}/ledger at {width}px cuts {seen['cut']}"
         assert seen["rows"] == rows, f"{lang}/ledger at {width}px shows its rows as {seen['rows']}, not {rows}"
+
+
+TABLE_BOXES = """() => ({page: document.documentElement.scrollWidth,
+    boxes: [...document.querySelectorAll('article .pst-scrollable-table-container')].map((box, n) => ({
+        n: n + 1, scroll: box.scrollWidth, width: box.clientWidth,
+        head: [...box.querySelectorAll('th')].map(th => th.textContent.trim()).slice(0, 3).join(' | ')}))})"""
+TABLE_PAGES = ("costs", "budget", "method", "ledger")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_table_scrolls_sideways_in_a_laptop_window(tab, base, lang):
+    """At 1,366 px every table shows all its columns: those of many columns (the costs chapter's
+    published figures, the budget's measurements and what the budget buys) take the width of the
+    theme's full-width content, as the ledger and the method page's inputs do. In a window too narrow
+    for the contents beside the text (1,100 px) that content keeps to the text's width: the page
+    itself never scrolls sideways."""
+    for name in TABLE_PAGES:
+        tab.open(f"{base}/{lang}/{name}.html", {"width": 1366, "height": 768})
+        seen = tab.page.evaluate(TABLE_BOXES)
+        assert seen["boxes"], f"{lang}/{name} has no table"
+        wide = [b for b in seen["boxes"] if b["scroll"] > b["width"] + 1]
+        assert not wide, f"{lang}/{name} at 1366px: tables that scroll sideways {wide}"
+        tab.open(f"{base}/{lang}/{name}.html", {"width": 1100, "height": 768})
+        width = tab.page.evaluate(TABLE_BOXES)["page"]
+        assert width <= 1100, f"{lang}/{name} at 1100px is {width}px wide"
 
 
 # Each drawn chart beside the page's running text: the text column's width and reading size, the

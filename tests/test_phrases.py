@@ -44,6 +44,19 @@ def test_a_source_s_words_read_in_the_page_language_with_the_original_quoted():
     assert phrases.shown(Figure.quoting("en", "Microsoft"), "es") == "Microsoft"  # a name needs no original
 
 
+def test_a_spanish_card_quotes_an_english_source_only_beside_its_spanish_words_or_on_its_own():
+    """On a Spanish card a source's English words are never part of a Spanish sentence ("puede <q>run
+    on a single H100 GPU</q> (ejecutarse…)"): they follow their Spanish words as the original
+    ("ejecutarse en una sola GPU H100 (en el original, «run on a single H100 GPU»)"), or stand alone
+    as a quotation after a colon."""
+    original = words("es")["phrase"]["original"].split("{original}")[0].split("{text}")[1]  # " (en el original, "
+    for c in CHECKED.values():
+        for text in (c.context("es"), c.given("es") or "", sentences.stated(c, "es")):
+            for quoted in re.finditer(r'<q lang="en">', text):
+                before = text[:quoted.start()]
+                assert before.endswith(original) or before.endswith(": "), (c.claim.id, before[-40:])
+
+
 def test_the_article_s_words_are_quoted_once():
     assert phrases.article_quote("(Hu et al., Microsoft, 2021)", "(Hu et al., Microsoft, 2021)", "en") == \
         '<q lang="es">(Hu et al., Microsoft, 2021)</q>'
@@ -102,6 +115,33 @@ def test_a_named_distance_is_the_claim_s_own_sentence():
         sentence = sentences.distance_text(checked, lang)
         dearest = checked.figures()[checked.claim.distance["figure"]].format(lang)
         assert dearest in sentence and sentence == sentences.render(checked.claim.distance[lang], checked.figures(), lang)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_claim_in_words_is_titled_with_the_sources_words_first_and_its_short_distance(lang):
+    """"Does not hold: too little memory, not plenty of time (its weights alone take 2.9 times the H100's
+    80 GB)": what the sources give is what holds, so it comes first; the article's words are what it is not."""
+    named = [c for c in CHECKED.values() if c.claim.distance and distance.distance(c) is not None]
+    assert named
+    for c in named:
+        label = sentences.label(c, lang)
+        stated, sourced = c.claim.stated.format(lang), c.result.sourced.format(lang)
+        size = sentences.render(c.claim.distance[f"label_{lang}"], c.figures(), lang)
+        assert label == words(lang)["label"]["claimed"].format(verdict=c.verdict_label(lang), sourced=sourced,
+                                                                stated=stated, size=size)
+        assert label.index(sourced) < label.index(stated)
+        assert c.figures()[c.claim.distance["figure"]].format(lang) in size
+
+
+def test_the_article_s_words_are_not_read_back_as_themselves():
+    """A claim in words whose words the book reads (a "reading"): the card says the quote alone, not
+    "…, which the book reads as plenty of time" after a quote that says "plenty of time"."""
+    for c in CHECKED.values():
+        if c.claim.reading and c.claim.stated.text is not None:
+            for lang in ("es", "en"):
+                assert sentences.stated(c, lang) == phrases.article_quote(c.claim.quote, c.claim.quote_en, lang)
+    laptop = CHECKED["A1-laptop"]  # a reading of vague words as a figure still says the figure
+    assert sentences.stated(laptop, "en").endswith(", which the book reads as " + laptop.claim.stated.format("en"))
 
 
 def test_a_distance_is_for_a_claim_that_needs_context_or_does_not_hold():
@@ -190,3 +230,21 @@ def test_a_label_says_which_way_and_how_far_or_what_kind_of_context(lang):
         moved = dataclasses.replace(opt, claim=dataclasses.replace(opt.claim, stated=Figure.of(
             opt.result.sourced.value * factor, "USD")))
         assert sentences.label(moved, lang).startswith(w[way].split("{size}")[0].format(verdict=opt.verdict_label(lang)))
+
+
+@pytest.mark.parametrize("node, way", [(3.99, "below"), (4.29, "equal"), (4.59, "above")])
+def test_lambda_s_node_price_is_told_beside_a_single_gpu_s_by_how_the_two_compare(monkeypatch, node, way):
+    """Two H100 SXM prices seen the same day: the node's is said to be per GPU of a whole node, and
+    below, equal to or above a single GPU's (which the book's one-GPU sums use), as the inputs have it."""
+    from lib.core.inputs import load_inputs
+
+    glued = {}
+    monkeypatch.setattr(page, "glue", lambda name, value, display=False: glued.update({name: value}))
+    i = load_inputs().replace("lambda_h100_sxm_8x", value=node).replace("lambda_h100_sxm_1x", value=4.29)
+    for lang in ("es", "en"):
+        page.glue_node_price(lang, i)
+        w = words(lang)["node_price"]
+        single = Figure.of(4.29, "USD/GPU-hour").format(lang)
+        assert glued["prices.node"] == w[way].format(single=single)
+        assert glued["prices.ends"] == w["ends"][way]
+        assert (single in glued["prices.node"]) == (way != "equal")

@@ -521,7 +521,7 @@ def lora_quality(i, c):
             "small": Figure.of(i.lora_t4_small_params, "", compact=True, decimals=1),
             "large": Figure.of(i.lora_t4_large_params, "", compact=True, decimals=1),
             "full_params": Figure.of(i.gpt3_full_ft_trainable, "parameter", compact=True, decimals=1),
-            "abstract": Figure.says(i.lora_abstract_quality),
+            "abstract": Figure.quoting("en", i.lora_abstract_quality),
             "abstract_where": source_place(i, "lora_abstract_quality"),
             "where": source_place(i, "lora_t4_ft_wikisql"),
         },
@@ -806,8 +806,8 @@ def lora_gptoss_120b(i, c):
         "weights": Figure.of(weights / 1e9, "GB", decimals=0),
         "over": Figure.of(weights / 1e9 / gpu.memory_gb, "times", decimals=1),
         "ref_gpus": Figure.of(i.gptoss_120b_bf16_gpus, "GPU", qualifier="H100"),
-        "node": Figure.says(i.gptoss_120b_ft_hardware),
-        "mxfp4": Figure.says(i.gptoss_120b_mxfp4_gpu),
+        "node": Figure.quoting("en", i.gptoss_120b_ft_hardware),
+        "mxfp4": Figure.quoting("en", i.gptoss_120b_mxfp4_gpu),
     }
     # Its weights alone, a lower bound of the job's memory, decide: if they fit, no source gives the
     # job's time on one H100 (OpenAI publishes no example for gpt-oss-120b), and the claim is unverified.

@@ -90,8 +90,8 @@ class Claim:
     exception: Mapping[str, str] | None = None  # {"value", "es", "en"}: a tolerance outside the policy, and why
     reading: Mapping[str, str] | None = None  # how vague words are read as a figure, in each language
     arithmetic: Mapping[str, float] = dataclasses.field(default_factory=dict)  # the article's own operands
-    # {"figure", "es", "en"}: for a claim in words, how far the article is from the sources, told
-    # by one of its figures (lib.core.distance)
+    # {"figure", "es", "en", "label_es", "label_en"}: for a claim in words, how far the article is from
+    # the sources, told by one of its figures (lib.core.distance), and in short in the card's title
     distance: Mapping[str, str] | None = None
     # {"es", "en"}: what the sources give, in words with {name} fields, where the figure checked is
     # not theirs but the book's own calculation from them (the card shows the two apart)
@@ -300,8 +300,9 @@ def _exception(claim_id: str, raw) -> Mapping[str, str] | None:
 def _distance(claim_id: str, raw) -> Mapping[str, str] | None:
     if raw is None:
         return None
-    if not all(raw.get(k) for k in ("figure", "es", "en")):
-        raise RegistryError(f"claim {claim_id}: a distance needs figure, es and en (the sentence that tells it)")
+    if not all(raw.get(k) for k in ("figure", "es", "en", "label_es", "label_en")):
+        raise RegistryError(f"claim {claim_id}: a distance needs figure, es and en (the sentence that tells it), "
+                            "label_es and label_en (its short form in the card's title)")
     return dict(raw)
 
 

@@ -20,15 +20,15 @@ def _shows(quoted: str, figure: str) -> bool:
 
 def stated(checked: Checked, lang: str) -> str:
     """What the article says: its words, and the figure checked, unless the words hold it or are
-    the claim (words, not a figure: saying them again says nothing); for vague words, the figure the
-    book reads them as."""
+    the claim (words, not a figure: saying them again says nothing, even where the book reads them:
+    the reading is in the card's details); for vague words, the figure the book reads them as."""
     w, claim = words(lang)["card"], checked.claim
     words_ = article_quote(claim.quote, claim.quote_en, lang)
     figure = claim.stated.format(lang)
-    if claim.reading:
-        return w["stated_reading"].format(quote=words_, figure=figure)
     if claim.stated.text is not None or _shows(claim.quote if lang == "es" else claim.quote_en, figure):
         return words_
+    if claim.reading:
+        return w["stated_reading"].format(quote=words_, figure=figure)
     return w["stated_figure"].format(quote=words_, figure=figure)
 
 
@@ -101,9 +101,11 @@ def label(checked: Checked, lang: str) -> str:
     if found.kind in ABOVE + BELOW:
         size = w["size"][found.kind].format(figure=found.figure.format(lang))
         return w["too_high" if found.kind in ABOVE else "too_low"].format(verdict=verdict, size=size)
-    if found.kind == "claim":  # a claim in words, with the figure its record names as its distance
-        return w["claimed"].format(verdict=verdict, stated=checked.claim.stated.format(lang),
-                                   sourced=checked.result.sourced.format(lang), size=found.figure.format(lang))
+    if found.kind == "claim":  # a claim in words: the sources' words, the article's, and the record's short distance
+        claim = checked.claim
+        size = render(claim.distance[f"label_{lang}"], checked.figures(), lang, claim.id)
+        return w["claimed"].format(verdict=verdict, stated=claim.stated.format(lang),
+                                   sourced=checked.result.sourced.format(lang), size=size)
     return w["apart"].format(verdict=verdict)
 
 

@@ -364,6 +364,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     i = load_inputs() if i is None else i
     w = words(lang)["budget"]
     glue_figures("B", figures(i), lang)
+    page.glue_node_price(lang, i)  # the llm.c rung is priced per GPU of a whole node, not as a single GPU
     # Words, not figures: the names and the computed side of each bound, in the page's language.
     q = budget.qlora_rebuilt(i)
     page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)

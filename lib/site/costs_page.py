@@ -184,6 +184,7 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     i = load() if i is None else i
     figures = chapter_figures(i)
     page.glue_figures("costs", figures, lang)
+    page.glue_node_price(lang, i)  # which end of today's price range is a whole node's, which a single GPU's
     rows = published.table_rows(i)
     page.glue("costs.table", Markdown(table_markdown(rows, lang)), display=False)
     for method in EPOCH_STEPS:

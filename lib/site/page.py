@@ -22,7 +22,7 @@ from IPython.display import Markdown
 from myst_nb import glue as myst_glue
 
 from lib.chapters import compute
-from lib.chapters.costs import cpi_last_year
+from lib.chapters.costs import compare, cpi_last_year
 from lib.core import fmt
 from lib.core.claims import APPROXIMATE_FACTOR, POLICY, Checked, verdict_label
 from lib.chapters.verdicts import check_all
@@ -187,6 +187,17 @@ def glue_claims(article: int, lang: str, inputs: Inputs | None = None) -> list[C
         glue(f"{key}.raw", json.dumps(raw, sort_keys=True, ensure_ascii=False), display=False)
     glue(f"A{article}.summary", Markdown(summary(checked, lang, "chapter")), display=False)
     return checked
+
+
+def glue_node_price(lang: str, i: Inputs) -> None:
+    """Why Lambda's H100 SXM has two prices seen the same day: `prices.node`, what the price in eight-GPU
+    nodes is, beside a single GPU's (the one the book's sums for one GPU use); `prices.ends`, which end
+    of a range of the two is which. Both by how the two prices compare."""
+    w = words(lang)["node_price"]
+    way = compare(i.lambda_h100_sxm_8x, i.lambda_h100_sxm_1x)
+    single = Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour").format(lang)
+    glue("prices.node", w[way].format(single=single), display=False)
+    glue("prices.ends", w["ends"][way], display=False)
 
 
 def glue_figures(prefix: str, figures: dict[str, Figure], lang: str) -> None:
