@@ -678,11 +678,12 @@ def _listed(text: str) -> tuple[str, ...]:
 GPTOSS_FT_MODEL = "gpt-oss-20b"
 
 
-def gptoss_ft_job(i, checkpointing: bool | None = None):
+def gptoss_ft_job(i, checkpointing: bool | None = None, model: str = GPTOSS_FT_MODEL):
     """OpenAI's fine-tuning example for gpt-oss-20b (openai2025gptossfinetune) as the planner's job: the
-    shipped config (lib/data/models/gpt-oss-20b.json), LoRA of the example's rank on every linear layer
-    and on the expert stacks of the layers it names, its sequence length and batch, its attention, and
-    its gradient checkpointing (or `checkpointing`, to see what that setting saves)."""
+    shipped config (lib/data/models/gpt-oss-20b.json, or `model`'s: the same recipe on gpt-oss-120b), LoRA
+    of the example's rank on every linear layer and on the expert stacks of the layers it names, its
+    sequence length and batch, its attention, and its gradient checkpointing (or `checkpointing`, to see
+    what that setting saves)."""
     from lib.plan import memory as plan_memory
     from lib.plan import shapes as plan_shapes
 
@@ -691,7 +692,7 @@ def gptoss_ft_job(i, checkpointing: bool | None = None):
         raise ValueError(f"gptoss_ft_checkpointing is {i.gptoss_ft_checkpointing!r}: True or False, as the example writes it")
     targets = i.gptoss_ft_targets
     job = plan_memory.Job(
-        plan_shapes.shape(plan_shapes.load_config(GPTOSS_FT_MODEL)), "lora",
+        plan_shapes.shape(plan_shapes.load_config(model)), "lora",
         seq=int(budget._size("gptoss_ft_max_length", i.gptoss_ft_max_length, whole=True)),
         batch=int(budget._size("gptoss_ft_batch", i.gptoss_ft_batch, whole=True)),
         checkpointing=switch[i.gptoss_ft_checkpointing] if checkpointing is None else checkpointing,
@@ -741,13 +742,6 @@ def gptoss_ft(i) -> dict:
             "planner_minutes": planner_hours * 60, "utilisation": utilisation}
 
 
-def gptoss_120b_weights(i) -> float:
-    """gpt-oss-120b's weights in bytes, loaded as the example loads gpt-oss-20b's (every weight in bf16):
-    the card's parameter count times the bytes of a weight. A lower bound of a LoRA's memory, which adds
-    adapters, their states and the activations."""
-    return i.gptoss_120b_params * budget.bits_to_bytes("gptoss_ft_weight_bits", i.gptoss_ft_weight_bits)
-
-
 def _gptoss_ft_figures(i, job: dict) -> dict[str, Figure]:
     """The example's settings and what the budget pays, as the two cards write them."""
     return {
@@ -793,25 +787,37 @@ def lora_gptoss_20b(i, c):
 
 @recomputes("A1-lora-gptoss-120b")
 def lora_gptoss_120b(i, c):
-    from lib.plan.gpus import load_gpus
+    from lib.plan import memory as plan_memory
+    from lib.plan.gpus import load_gpus, memory
     from lib.plan.speed import fits
 
     claim = c["A1-lora-gptoss-120b"]
     _stated_lora_time(claim)
     gpu = load_gpus()["h100-sxm"]
-    weights = gptoss_120b_weights(i)
-    job = {"gpu": gpu, "hours": answers.budget_buys(i).figure.value}
-    figures = _gptoss_ft_figures(i, job) | {
+    # The example's recipe on gpt-oss-120b (its configuration derived from OpenAI's reference code:
+    # lib/data/models/SOURCES.toml), every weight loaded in bf16 as the example loads gpt-oss-20b's.
+    job = gptoss_ft_job(i, model="gpt-oss-120b")
+    weights, peak = plan_memory.states(job)["weights"] / 1e9, plan_memory.parts(job)["peak"] / 1e9
+    gpu_gb = memory(gpu, i)
+    fit = fits(peak * 1e9, gpu, i)
+    figures = _gptoss_ft_figures(i, {"gpu": gpu, "hours": answers.budget_buys(i).figure.value}) | {
+        "gpu_memory": Figure.of(gpu_gb, "GB"),
         "params": Figure.of(i.gptoss_120b_params, "parameter", compact=True, decimals=0),
-        "weights": Figure.of(weights / 1e9, "GB", decimals=0),
-        "over": Figure.of(weights / 1e9 / gpu.memory_gb, "times", decimals=1),
+        "weights": Figure.of(weights, "GB", decimals=0),
+        "over": Figure.of(weights / gpu_gb, "times", decimals=1),
+        "peak": Figure.of(peak, "GB", decimals=0),
+        "layers": Figure.of(job.shape.layers, "layer"), "experts": Figure.of(job.shape.experts, "count"),
+        "layers_20b": Figure.of(gptoss_ft_job(i).shape.layers, "count"),
+        "experts_20b": Figure.of(gptoss_ft_job(i).shape.experts, "count"),
+        "fit": dataclasses.replace(Figure.says("fits" if fit else "does not fit"), worded=tuple(
+            words(lang)["budget"]["fits" if fit else "no_fit"] for lang in ("en", "es"))),
         "ref_gpus": Figure.of(i.gptoss_120b_bf16_gpus, "GPU", qualifier="H100"),
         "node": Figure.quoting("en", i.gptoss_120b_ft_hardware),
         "mxfp4": Figure.quoting("en", i.gptoss_120b_mxfp4_gpu),
     }
-    # Its weights alone, a lower bound of the job's memory, decide: if they fit, no source gives the
-    # job's time on one H100 (OpenAI publishes no example for gpt-oss-120b), and the claim is unverified.
-    if fits(weights, gpu):
+    # The recipe's peak decides: if it fits, no source gives the job's time on one H100 (OpenAI publishes
+    # no example for gpt-oss-120b), and the claim is unverified.
+    if fit:
         return Recomputed(None, figures=figures)
     word = lora_time_figure(lora_time(None))
     return Recomputed(word, figures=figures | {"time": word})
