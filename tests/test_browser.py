@@ -698,10 +698,14 @@ def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
     from lib.core.inputs import load_inputs
     from lib.core.words import words
 
-    s, text = start(load_inputs()), words(lang)["calculator_plan"]
+    from lib.calculators.planner import default_utilisation
+
+    i = load_inputs()
+    s, text = start(i), words(lang)["calculator_plan"]
+    # Choosing gpt-oss-20b also sets the utilisation its cookbook example ran at; QLoRA turns checkpointing on.
     values = {"model": "gpt-oss-20b", "method": s["method"], "rank": str(s["rank"]), "targets": s["targets"],
               "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": "eager", "gpu": s["gpu"],
-              "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
+              "tokens": str(math.log10(s["tokens"])), "utilisation": str(default_utilisation("gpt-oss-20b", i))}
     visit = tab.open(f"{base}/{lang}/budget.html", PHONE)
     assert visit.errors == [], visit.errors
     page = tab.page
@@ -714,7 +718,8 @@ def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
     assert text["measured"] in want
     _readout_shows(page, chart, want, "choosing gpt-oss-20b")
     controls["method"].select_option("qlora")
-    want = _planner_lines(lang, values | {"method": "qlora"}, False)
+    assert controls["checkpointing"].is_checked()
+    want = _planner_lines(lang, values | {"method": "qlora"}, True)
     assert text["qlora_experts"] in want
     _readout_shows(page, chart, want, "QLoRA of gpt-oss-20b")
     over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
@@ -728,8 +733,9 @@ def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
     controls["model"].select_option("llama-7b")
     page.wait_for_function("s => new URLSearchParams(location.search).get(s) === 'sdpa'", arg=SIGNALS["attention"],
                            timeout=3000)
-    _readout_shows(page, chart, _planner_lines(lang, values | {"model": "llama-7b", "method": "qlora", "attention": "sdpa"},
-                                                False), "LLaMA 7B after gpt-oss-20b")
+    _readout_shows(page, chart, _planner_lines(lang, values | {"model": "llama-7b", "method": "qlora", "attention": "sdpa",
+                                                           "utilisation": str(s["utilisation"])},
+                                                True), "LLaMA 7B after gpt-oss-20b")
 
 
 @pytest.mark.parametrize("lang", LANGS)

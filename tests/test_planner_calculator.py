@@ -179,6 +179,37 @@ def test_choosing_a_model_sets_the_attention_it_runs_by_default():
     assert signal["on"][0]["events"] == {"signal": planner.SIGNALS["model"]}
 
 
+def test_choosing_a_model_or_a_method_sets_its_utilisation_and_checkpointing():
+    """On the page, the utilisation's expression gives gpt-oss-20b the utilisation its cookbook example ran at
+    and every other model PaLM's; the checkpointing's expression turns it on for QLoRA only; the live chart
+    evaluates each again when the model, or the method, changes. The widget does the same."""
+    import vl_convert as vlc
+
+    from lib.site import charts
+
+    spec = planner.planner_chart("en", I).to_dict()
+    params = {p["name"]: p for p in spec["params"]}
+    grid = pd.DataFrame({"model_setting": list(MODELS), "method_setting": list(itertools.islice(
+        itertools.cycle(memory.METHODS), len(MODELS)))})
+    got = grid_readouts(grid, on_grid({"utilisation": f"'' + {params[planner.SIGNALS['utilisation']]['expr']}",
+                                       "checkpointing": f"'' + ({params[planner.SIGNALS['checkpointing']]['expr']})"}), "en")
+    want = [[str(planner.default_utilisation(m, I)), str(planner.default_checkpointing(me)).lower()]
+            for m, me in zip(grid["model_setting"], grid["method_setting"])]
+    assert [[float(u), c] for u, c in got] == [[float(u), c] for u, c in want]
+    assert planner.default_utilisation("gpt-oss-20b", I) == article1.gptoss_ft(I)["utilisation"] < I.palm_mfu
+    assert planner.default_utilisation("llama-7b", I) == I.palm_mfu and planner.default_checkpointing("qlora")
+    live = charts.live_spec(vlc.vegalite_to_vega(spec, vl_version=charts.VL_VERSION), spec)
+    on = {s["name"]: s["on"][0]["events"] for s in live["signals"] if s.get("on") and s["name"] in planner.SIGNALS.values()}
+    assert on[planner.SIGNALS["utilisation"]] == {"signal": planner.SIGNALS["model"]}
+    assert on[planner.SIGNALS["checkpointing"]] == {"signal": planner.SIGNALS["method"]}
+    box = planner.planner_calculator("en", I)
+    model, method, *_, checkpointing, _, _, _, utilisation = controls(box)
+    model.value, method.value = "gpt-oss-20b", "qlora"
+    assert checkpointing.value is True
+    method.value = "lora"
+    assert checkpointing.value is False
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
     """Choosing gpt-oss-20b in the widget sets eager attention and writes the utilisation OpenAI's example
@@ -187,8 +218,10 @@ def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
     model, method, _, _, _, _, _, attention, _, _, _ = controls(box)
     shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
     s, text = planner.start(I), words(lang)["calculator_plan"]
-    point = lambda m, me, a: [w for w in expected(lang, m, me, "qv", s["seq"], s["batch"], s["rank"], False, a,  # noqa: E731
-                                                  "h100-sxm", math.log10(s["tokens"])) if w]
+    # Choosing a model sets its attention and utilisation; choosing QLoRA turns checkpointing on.
+    point = lambda m, me, a: [w for w in expected(lang, m, me, "qv", s["seq"], s["batch"], s["rank"], me == "qlora", a,  # noqa: E731
+                                                  "h100-sxm", math.log10(s["tokens"]),
+                                                  utilisation=planner.default_utilisation(m, I)) if w]
     model.value = "gpt-oss-20b"
     assert attention.value == "eager" and shown() == point("gpt-oss-20b", "lora", "eager")
     assert text["measured"] in shown() and not any(line == text["qlora_experts"] for line in shown())

@@ -91,6 +91,18 @@ def start(i: Inputs) -> dict:
                     "tokens": lora["tokens"], "utilisation": i.palm_mfu}
 
 
+def default_utilisation(model: str, i: Inputs) -> float:
+    """The utilisation a model starts at: for the model of OpenAI's cookbook example, the one the example ran
+    at (lib.chapters.article1.gptoss_ft, its only measurement); for the others, PaLM's."""
+    return article1.gptoss_ft(i)["utilisation"] if model == article1.GPTOSS_FT_MODEL else i.palm_mfu
+
+
+def default_checkpointing(method: str) -> bool:
+    """Gradient checkpointing as a method runs by default: on for QLoRA, whose paper runs every experiment
+    with it (lib.chapters.budget.CHECKPOINTED_JOBS), off for the others."""
+    return method == "qlora"
+
+
 def duration(hours: float) -> Figure:
     """Hours with a decimal, or minutes below an hour."""
     return Figure.of(hours, "hour", decimals=1) if hours >= 1 else Figure.of(hours * 60, "minute", decimals=1)
@@ -215,8 +227,12 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
     result = widgets.HTML()
 
-    def default_attention(change):  # a model chosen: the attention it runs by default, as on the page
+    def model_defaults(change):  # a model chosen: the attention it runs by default and its utilisation, as on the page
         lists["attention"].value = memory.default_attention(shape(load_config(change["new"])))
+        boxes["utilisation"].set(default_utilisation(change["new"], i))
+
+    def method_defaults(change):  # a method chosen: gradient checkpointing as it runs by default, as on the page
+        checkpointing.value = default_checkpointing(change["new"])
 
     def update(_=None):
         try:
@@ -232,7 +248,8 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
         except ValueError as exc:
             result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
 
-    lists["model"].observe(default_attention, names="value")  # before update: the readout reads the attention set
+    lists["model"].observe(model_defaults, names="value")  # before update: the readout reads what they set
+    lists["method"].observe(method_defaults, names="value")
     for control in (*lists.values(), checkpointing):
         control.observe(update, names="value")
     for box in boxes.values():
@@ -431,9 +448,9 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
         return alt.param(name=SIGNALS[name], value=value, **expr,
                          bind=alt.binding_select(options=options, labels=list(labels[name].values()), name=text[name] + " "))
 
-    def slider(name: str, value: float) -> alt.Parameter:
+    def slider(name: str, value: float, **expr: str) -> alt.Parameter:
         low, high, step = RANGES[name]
-        return alt.param(name=SIGNALS[name], value=value,
+        return alt.param(name=SIGNALS[name], value=value, **expr,
                          bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
 
     # Choosing a model sets the attention it runs by default (eager for gpt-oss, sdpa for the others), as the
@@ -442,11 +459,17 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
                       if (a := memory.default_attention(shape(load_config(m)))) != START["attention"])
     attention = select("attention", s["attention"],
                        expr=f"({{{others}}}[{SIGNALS['model']}] || {quoted(START['attention'])})")
+    # Likewise the utilisation (the cookbook example's for gpt-oss-20b, PaLM's for the others) and, with the
+    # method, gradient checkpointing (on for QLoRA).
+    example = quoted(article1.GPTOSS_FT_MODEL)
+    utilisation = slider("utilisation", s["utilisation"], expr=f"({SIGNALS['model']} == {example} ? "
+                         f"{default_utilisation(article1.GPTOSS_FT_MODEL, i)!r} : {i.palm_mfu!r})")
     params = [select("model", s["model"]), select("method", s["method"]), slider("rank", s["rank"]),
               select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
-              alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"],
+              alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"], expr=f"{SIGNALS['method']} == 'qlora'",
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
-              attention, select("gpu", s["gpu"]),
-              slider("tokens", math.log10(s["tokens"])), slider("utilisation", s["utilisation"])]
+              attention, select("gpu", s["gpu"]), slider("tokens", math.log10(s["tokens"])), utilisation]
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
-                                whole=[SIGNALS["tokens"]], react={SIGNALS["attention"]: SIGNALS["model"]}, blanks=True)
+                                whole=[SIGNALS["tokens"]], blanks=True,
+                                react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],
+                                       SIGNALS["checkpointing"]: SIGNALS["method"]})

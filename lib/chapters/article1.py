@@ -762,6 +762,13 @@ def _gptoss_ft_figures(i, job: dict) -> dict[str, Figure]:
     }
 
 
+def _fit_words(fit: bool) -> Figure:
+    """Whether a job fits its GPU, in the words of each language ("fits", "no cabe")."""
+    key = "fits" if fit else "no_fit"
+    return dataclasses.replace(Figure.says(words("en")["budget"][key]),
+                               worded=tuple(words(lang)["budget"][key] for lang in ("en", "es")))
+
+
 @recomputes("A1-lora-gptoss-20b")
 def lora_gptoss_20b(i, c):
     claim = c["A1-lora-gptoss-20b"]
@@ -777,6 +784,8 @@ def lora_gptoss_20b(i, c):
         "planner_minutes": Figure.of(job["planner_minutes"], "minute", decimals=1),
         "mfu": Figure.of(i.palm_mfu, "fraction", decimals=1),
         "slower": Figure.of(i.palm_mfu / job["utilisation"], "times", decimals=0),
+        "measured_mfu": Figure.of(job["utilisation"], "fraction", decimals=1),
+        "fit": _fit_words(job["fits"]),
     }
     figures |= {"runs": Figure.of(math.floor(job["runs"]), "times"),
                 "budget_tokens": Figure.of(job["budget_tokens"], "token", compact=True, decimals=0)}
@@ -809,8 +818,7 @@ def lora_gptoss_120b(i, c):
         "layers": Figure.of(job.shape.layers, "layer"), "experts": Figure.of(job.shape.experts, "count"),
         "layers_20b": Figure.of(gptoss_ft_job(i).shape.layers, "count"),
         "experts_20b": Figure.of(gptoss_ft_job(i).shape.experts, "count"),
-        "fit": dataclasses.replace(Figure.says("fits" if fit else "does not fit"), worded=tuple(
-            words(lang)["budget"]["fits" if fit else "no_fit"] for lang in ("en", "es"))),
+        "fit": _fit_words(fit),
         "ref_gpus": Figure.of(i.gptoss_120b_bf16_gpus, "GPU", qualifier="H100"),
         "node": Figure.quoting("en", i.gptoss_120b_ft_hardware),
         "mxfp4": Figure.quoting("en", i.gptoss_120b_mxfp4_gpu),
