@@ -30,6 +30,7 @@ def _pct(x: float) -> Figure:
 
 
 RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
+          "states_per_gpu", "activations",
           "paid_hours", "share", "headroom")
 
 
