@@ -608,7 +608,7 @@ def rented_full_ft_figures(i, job: dict | None = None) -> dict[str, Figure]:
         "activations": Figure.of(job["activations"], "GB", decimals=1),
         "seq_len": Figure.of(i.alpaca_max_length, "token"),
         "batch": Figure.of(i.alpaca_device_batch, "sequence"),
-        "per_gpu": Figure.of(job["per_gpu"], "GB", decimals=0),
+        "per_gpu": Figure.of(job["per_gpu"], "GB", decimals=1),
         "weights": Figure.of(job["weights"], "GB", decimals=1),
         "nodes": Figure.of(job["nodes"], "count"),
         "node_price": Figure.of(job["node_price"], "USD/hour", decimals=2),
