@@ -110,6 +110,8 @@ def figures(i: Inputs) -> dict[str, Figure]:
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
         "qlora.full_mixed": _gb(q["full_mixed"]),
+        # the book's own GPU measurements in the table (lib/data/measured)
+        "measured.own": Figure.of(len(budget.own_measurements()), "count"),
         "qlora.full_bf16": _gb(q["full_bf16"]),
         "qlora.full_bytes": Figure.of(budget.bits_to_bytes("qlora_optimizer_state_bits", i.qlora_optimizer_state_bits) * 2
                                       + 2 * budget.precision_bytes("bf16"), "byte/parameter"),
