@@ -595,8 +595,12 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
     )
     description = text["title"] + ". " + "; ".join(data["said"])
     named = row_names("rung", order, low, x_scale, x_axis)
+    # The budget's rule runs through the rungs' names: a white outline under each name keeps it legible
+    # (drawn once more beneath it, hidden from screen readers, which hear the name once).
+    halo = named.mark_text(align="left", fontSize=12, fontWeight="bold", stroke="white", strokeWidth=4,
+                           strokeJoin="round", aria=False)
     # "powers": the slider's field takes and writes dollars, 10 to the slider's value (calculator.js).
-    return readable(alt.layer(rule, dots, right_of, left_of, readout, named).add_params(power).properties(
+    return readable(alt.layer(rule, dots, right_of, left_of, readout, halo, named).add_params(power).properties(
         title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19),
         usermeta={"lang": lang, "powers": ["budget_power"]},
         description=description,
