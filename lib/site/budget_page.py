@@ -377,6 +377,9 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     page.glue("B.lora.planner_side", w["below" if budget.planner_figure(i, "lora_lora", budget.planner_jobs(i)["lora_lora"])
                                       / 1e9 < lo["lora_weights"] else "above"], display=False)
     page.glue("B.qlora.peft_types_side", w["below" if q["peft_types_below"] else "above"], display=False)
+    # Whether each of those figures meets the paper's bound: above "more than 780 GB", below "less than 48 GB".
+    page.glue("B.qlora.full_met", w["bound_met" if q["full_above"] else "bound_missed"], display=False)
+    page.glue("B.qlora.peft_types_met", w["bound_met" if q["peft_types_below"] else "bound_missed"], display=False)
     page.glue("B.qlora.qlora_side", w["below" if q["qlora_below"] else "above"], display=False)
     # Whether QLoRA's 65B job fits the paper's one GPU and an H100, with and without checkpointing:
     # the words come from lib.chapters.budget.fits.
