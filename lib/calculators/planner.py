@@ -97,15 +97,14 @@ def default_utilisation(model: str, i: Inputs) -> float:
     return article1.gptoss_ft(i)["utilisation"] if model == article1.GPTOSS_FT_MODEL else i.palm_mfu
 
 
+# The methods that run with gradient checkpointing by default: QLoRA's, whose paper runs every experiment
+# with it (lib.chapters.budget.CHECKPOINTED_JOBS, the budget chapter's jobs as the planner's methods).
+CHECKPOINTED_METHODS = tuple(budget.METHOD[job] for job in budget.CHECKPOINTED_JOBS)
+
+
 def default_checkpointing(method: str) -> bool:
-    """Gradient checkpointing as a method runs by default: on for QLoRA, whose paper runs every experiment
-    with it (lib.chapters.budget.CHECKPOINTED_JOBS), off for the others."""
-    return method == "qlora"
-
-
-def duration(hours: float) -> Figure:
-    """Hours with a decimal, or minutes below an hour."""
-    return Figure.of(hours, "hour", decimals=1) if hours >= 1 else Figure.of(hours * 60, "minute", decimals=1)
+    """Gradient checkpointing as a method runs by default (CHECKPOINTED_METHODS)."""
+    return method in CHECKPOINTED_METHODS
 
 
 def fused_experts(model: str) -> bool:
@@ -189,7 +188,7 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     mfu = Figure.of(run["mfu"], "fraction", decimals=1).format(lang)
     out["speed"] = text["speed"].format(tps=Figure.of(run["tokens_per_second"], "token").format(lang), mfu=mfu)
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
-             "time": duration(run["hours"]).format(lang)}
+             "time": Figure.duration(run["hours"]).format(lang)}
     out["time"] = text["time"].format(**shown)
     if run["cost_usd"] is None:
         return out | {"cost": text["no_price"]}
@@ -466,7 +465,7 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
                          f"{default_utilisation(article1.GPTOSS_FT_MODEL, i)!r} : {i.palm_mfu!r})")
     params = [select("model", s["model"]), select("method", s["method"]), slider("rank", s["rank"]),
               select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
-              alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"], expr=f"{SIGNALS['method']} == 'qlora'",
+              alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"], expr=f"indexof({json.dumps(list(CHECKPOINTED_METHODS))}, {SIGNALS['method']}) >= 0",
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
               attention, select("gpu", s["gpu"]), slider("tokens", math.log10(s["tokens"])), utilisation]
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],

@@ -412,6 +412,7 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     job = jobs["qlora_65b"]
     context = plan_speed.CUDA_CONTEXT_GB
     full = planner_figure(i, "qlora_full", jobs["qlora_full"]) / 1e9
+    full_bytes = full * 1e9 / plan_shapes.param_count(jobs["qlora_full"].shape)["total"]  # bytes a parameter
     # Beside qlora.py's layout, the two the planner offers: mixed precision (an fp32 copy of the weights,
     # 16 bytes a parameter) and everything in bf16 (AdamW's states of the parameters' type).
     full_mixed = planner_figure(i, "qlora_full", dataclasses.replace(jobs["qlora_full"], method="full-mixed")) / 1e9
@@ -424,7 +425,7 @@ def qlora_rebuilt(i: Inputs) -> dict[str, float]:
     # on the page keeps them: qlora.py's bf16 is what brings the recipe under the bound.
     peft = planned_memory(dataclasses.replace(job, adapter_bytes=4.0, embedding_bytes=4.0)).total + context
     kept = llama_kept(i, *LLAMA_SHAPES["llama65b"])
-    return {"full": full, "full_mixed": full_mixed, "full_bf16": full_bf16,
+    return {"full": full, "full_bytes": full_bytes, "full_mixed": full_mixed, "full_bf16": full_bf16,
             "qlora": device, "memory": q, "recipe": qlora_recipe(i), "kept": kept,
             "context": context, "full_above": full > i.qlora_full_ft_65b_memory,
             "qlora_below": device < i.qlora_65b_memory, "fits_48": fits(device, i.qlora_65b_single_gpu),
@@ -626,6 +627,16 @@ def measurements(i: Inputs, folder: Path | None = None) -> list[dict]:
                     "published": published, "input": name, "residual": residual(formula, published),
                     "tolerance": tolerance, "within": within(formula, published, kind, side), "own": False})
     return out + own_measurements(folder)
+
+
+def qlora_as_7b(i: Inputs) -> dict[str, float]:
+    """QLoRA's 65B recipe (qlora_rebuilt) with its weights off by as much as the planner's are on QLoRA's one
+    measured base, at 7B (measurements' qlora_7b_base): those weights, and the job on the device with them in
+    place of the planner's own."""
+    q = qlora_rebuilt(i)
+    off = next(r for r in measurements(i) if r["key"] == "qlora_7b_base")["residual"]
+    weights = q["memory"].weights / (1 + off)
+    return {"weights": weights, "device": q["qlora"] - q["memory"].weights + weights}
 
 
 def llmc_rebuilt(i: Inputs) -> dict[str, float]:

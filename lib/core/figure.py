@@ -44,6 +44,11 @@ class Figure:
         return cls.of(gb, "GB", decimals=1) if gb >= 1 or gb == 0 else cls.of(gb * 1e3, "MB", decimals=1)
 
     @classmethod
+    def duration(cls, hours: float) -> "Figure":
+        """A time in hours with a decimal, or in minutes below an hour: 52,1 horas, 18,0 minutes."""
+        return cls.of(hours, "hour", decimals=1) if hours >= 1 else cls.of(hours * 60, "minute", decimals=1)
+
+    @classmethod
     def between(cls, low: float, high: float, unit: str, **style) -> "Figure":
         low, high = float(low), float(high)
         if low > high:

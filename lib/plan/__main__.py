@@ -113,8 +113,7 @@ def table(result: dict, args: argparse.Namespace) -> str:
         else:
             shown |= {"tps": fmt.number(result["tokens_per_second"], lang, 0),
                       "tokens": Figure.of(float(args.tokens), "token", compact=True, decimals=1).format(lang),
-                      "time": (Figure.of(result["hours"], "hour", decimals=1) if result["hours"] >= 1
-                               else Figure.of(result["hours"] * 60, "minute", decimals=1)).format(lang)}
+                      "time": Figure.duration(result["hours"]).format(lang)}
             if result["cost_usd"] is None:
                 lines.append(w["no_price"].format(**shown))
             else:

@@ -113,8 +113,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         # the book's own GPU measurements in the table (lib/data/measured)
         "measured.own": Figure.of(len(budget.own_measurements()), "count"),
         "qlora.full_bf16": _gb(q["full_bf16"]),
-        "qlora.full_bytes": Figure.of(budget.bits_to_bytes("qlora_optimizer_state_bits", i.qlora_optimizer_state_bits) * 2
-                                      + 2 * budget.precision_bytes("bf16"), "byte/parameter"),
+        "qlora.full_bytes": Figure.of(q["full_bytes"], "byte/parameter"),
         "qlora.full_bits": Figure.of(budget.PRECISION_BITS["bf16"], "count"),
         "qlora.activations": Figure.memory(q["memory"].activations),
         "qlora.optimizer": Figure.memory(q["memory"].optimizer),
@@ -141,8 +140,8 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.book_adapters": _gb(q["book_adapters"]),
         "qlora.peft_types": _gb(q["peft_types"]),
         "qlora.book_adapters_table": _gb(_row(rows, "qlora", "llama65b")["memory"]),
-        "qlora.weights_as_7b": _gb(_qlora_as_7b(i)["weights"]),
-        "qlora.job_as_7b": _gb(_qlora_as_7b(i)["device"]),
+        "qlora.weights_as_7b": _gb(budget.qlora_as_7b(i)["weights"]),
+        "qlora.job_as_7b": _gb(budget.qlora_as_7b(i)["device"]),
         "qlora.attention_matrices": Figure.of(i.llama_attention_matrices, "count"),
         "qlora.ffn_matrices": Figure.of(i.llama_ffn_matrices, "count"),
         "qlora.gpu": Figure.of(i.qlora_65b_single_gpu, "GB"),
@@ -222,19 +221,6 @@ def figures(i: Inputs) -> dict[str, Figure]:
 
 def _published_row(i: Inputs, key: str) -> dict:
     return next(r for r in budget.measurements(i) if r["key"] == key)
-
-
-def _q7_residual(i: Inputs) -> float:
-    """The planner's residual on QLoRA's one measured 4-bit base (LLaMA 7B)."""
-    return _published_row(i, "qlora_7b_base")["residual"]
-
-
-def _qlora_as_7b(i: Inputs) -> dict[str, float]:
-    """QLoRA's 65B job with its weights off by as much as the planner's are at 7B: the weights, and the
-    job on the device (the planner's, with those weights in place of its own)."""
-    q = budget.qlora_rebuilt(i)
-    weights = q["memory"].weights / (1 + _q7_residual(i))
-    return {"weights": weights, "device": q["qlora"] - q["memory"].weights + weights}
 
 
 def _row(rows: list[dict], job: str, model: str) -> dict:
@@ -373,9 +359,9 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     page.glue("B.llmc.name_124m", w["models"]["gpt2"], display=False)
     page.glue("B.llmc.name_1558m", w["models"]["gpt2_xl"], display=False)
     page.glue("B.qlora.full_side", w["above" if q["full_above"] else "below"], display=False)
-    lo = budget.lora_rebuilt(i)
-    page.glue("B.lora.planner_side", w["below" if budget.planner_figure(i, "lora_lora", budget.planner_jobs(i)["lora_lora"])
-                                      / 1e9 < lo["lora_weights"] else "above"], display=False)
+    # The planner's GPT-3 LoRA job (the measurements table's row) beside the paper's frozen weights alone.
+    below = _published_row(i, "lora_lora")["formula"] < budget.lora_rebuilt(i)["lora_weights"]
+    page.glue("B.lora.planner_side", w["below" if below else "above"], display=False)
     page.glue("B.qlora.peft_types_side", w["below" if q["peft_types_below"] else "above"], display=False)
     # Whether each of those figures meets the paper's bound: above "more than 780 GB", below "less than 48 GB".
     page.glue("B.qlora.full_met", w["bound_met" if q["full_above"] else "bound_missed"], display=False)
@@ -385,9 +371,9 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     # the words come from lib.chapters.budget.fits.
     page.glue("B.qlora.fits_48", w["fits" if q["fits_48"] else "no_fit"], display=False)
     # Whether the total is under or over the 48 GB GPU, for "within X GB of the bound", and whether the
-    # weights alone, off as much as at 7B, would fit it.
+    # job, its weights off as much as at 7B, would fit it.
     page.glue("B.qlora.margin_side", w["below" if q["margin"] >= 0 else "above"], display=False)
-    page.glue("B.qlora.job_as_7b_fits", w["fits" if budget.fits(_qlora_as_7b(i)["device"], i.qlora_65b_single_gpu)
+    page.glue("B.qlora.job_as_7b_fits", w["fits" if budget.fits(budget.qlora_as_7b(i)["device"], i.qlora_65b_single_gpu)
                                            else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_48", w["fits" if q["no_checkpointing_fits_48"] else "no_fit"], display=False)
     page.glue("B.qlora.no_checkpointing_fits_h100", w["fits" if q["no_checkpointing_fits_h100"] else "no_fit"],

@@ -28,7 +28,6 @@ ABS_TOL = 1e-12  # a sum that comes to zero
 ATOM, PRODUCT, SUM = 3, 2, 1
 COMPACT_UNITS = ("parameter", "token", "FLOP/s")
 STYLE = ("decimals", "compact")
-UNSUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 class Expr:
@@ -140,8 +139,8 @@ def _written(figure: Figure, lang: str) -> tuple[float, float]:
             return round(v, 0 if PRICES[figure.unit][1] == "month" else 2)
         if figure.unit == "fraction":
             return round(v, figure.decimals + 2)
-        if figure.unit == "FLOP" or not math.isfinite(v):
-            return float(fmt.scientific(v, "en").replace(" × 10", "e").translate(UNSUPERSCRIPT)) if v else 0.0
+        if figure.unit == "FLOP":  # fmt.scientific: two decimals of the mantissa
+            return float(f"{v:.2e}")
         if figure.compact:
             return round(v, figure.decimals - 3) if abs(figure.high) < 1e6 else fmt.compact_value(v, lang, figure.decimals)
         return round(v, figure.decimals)
