@@ -193,8 +193,8 @@ def shared_path(*parts: str) -> Path:
     path = ROOT.parent.joinpath("shared", *parts)
     if not path.exists():
         reason = (
-            f"{path} is missing: the shared folder (../shared, with sources/ and articles/) "
-            "must sit next to the book's folder"
+            f"{path} is missing: these checks read the articles' text and the source dossier, kept beside "
+            "the book in ../shared and not part of the repository (CI has them and runs these checks)"
         )
         if in_ci():
             pytest.fail(f"{reason} (CI=true: missing shared files are an error)", pytrace=False)

@@ -43,14 +43,23 @@ def test_a_claim_without_one_of_its_parts_is_one_line_naming_it(tmp_path, monkey
         listed = preflight.INVENTORY.read_text(encoding="utf8").replace(f'claim_id = "{cid}"', 'claim_id = "none"')
         (tmp_path / "numbers.toml").write_text(listed, encoding="utf8")
         monkeypatch.setattr(preflight, "INVENTORY", tmp_path / "numbers.toml")
-        if preflight.DOSSIER.exists():
-            dossier = preflight.DOSSIER.read_text(encoding="utf8").replace(cid, "A1-elsewhere")
-            (tmp_path / "dossier.md").write_text(dossier, encoding="utf8")
-        monkeypatch.setattr(preflight, "DOSSIER", tmp_path / "dossier.md")
     found = preflight.problems()
     assert len(found) == 1 and found[0].startswith(f"claim {cid} "), found
     assert {"card": "book/_text/en/article1.md", "recompute": "lib/chapters/article1.py",
             "inventory": "lib/data/article_numbers.toml"}[missing] in found[0]
+
+
+def test_a_claim_in_words_is_listed_in_lib_data_not_beside_the_book(tmp_path, monkeypatch):
+    """A claim with no numeral (a licence's name) is listed in lib/data/claims_in_words.toml, which a
+    clone has: taken out of it, the preflight names the claim; nothing outside the repository counts."""
+    cid = "A1-dolma-license"
+    assert preflight.IN_WORDS.is_relative_to(preflight.ROOT / "lib" / "data")
+    words = preflight.IN_WORDS.read_text(encoding="utf8")
+    assert f'["{cid}"]' in words
+    (tmp_path / "words.toml").write_text(words.replace(f'["{cid}"]', '["A1-elsewhere"]'), encoding="utf8")
+    monkeypatch.setattr(preflight, "IN_WORDS", tmp_path / "words.toml")
+    found = preflight.problems()
+    assert len(found) == 1 and found[0].startswith(f"claim {cid} "), found
 
 
 def test_a_recompute_function_for_no_claim_is_named(monkeypatch):

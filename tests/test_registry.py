@@ -1,8 +1,10 @@
 """The registry against the articles: every number in them accounted for, every quote and
 every mismatch's words verbatim, and the dossier's claim ids all registered.
 
-These tests read ../shared (the articles and the dossier): in CI a missing folder fails
-them (conftest.shared_path); only a local checkout without it skips."""
+These tests read the articles' text and the dossier, which sit beside the book in ../shared and
+are not part of the repository: a clone without them skips the whole module, in one line saying
+why; in CI (CI=true), which has them, a missing folder fails it (conftest.shared_path). What the
+build needs of the registry (the claims listed in lib/data/) the preflight checks without them."""
 
 import re
 import tomllib
@@ -14,7 +16,11 @@ from lib.core.claims import CLAIMS_DIR, load_claims
 from .conftest import shared_path
 
 ARTICLES = {1: "000_ea543c8d103d7e16.txt", 2: "004_0dc3c25c5deb5377.txt"}
+DOSSIER = shared_path("sources", "DOSSIER.md")  # skips (locally) or fails (CI) the module when missing
+for _n in ARTICLES:
+    shared_path("articles", ARTICLES[_n])
 INVENTORY = CLAIMS_DIR.parent / "article_numbers.toml"
+IN_WORDS = CLAIMS_DIR.parent / "claims_in_words.toml"
 STATUSES = {"claim", "name", "illustration", "structure", "premise", "vague"}
 # Spanish number words (cardinals, ordinals, multiples, fractions); "un/una/uno" are left
 # out, as they are mostly articles: where one is a quantity, its span lists it anyway.
@@ -36,17 +42,34 @@ def inventory() -> dict:
         return tomllib.load(fh)
 
 
+def in_words() -> dict:
+    with open(IN_WORDS, "rb") as fh:
+        return tomllib.load(fh)
+
+
 def test_registry_covers_every_dossier_id():
-    ids = set(re.findall(r"\bA[12]-[a-z0-9]+(?:-[a-z0-9]+)*", shared_path("sources", "DOSSIER.md").read_text("utf8")))
+    ids = set(re.findall(r"\bA[12]-[a-z0-9]+(?:-[a-z0-9]+)*", DOSSIER.read_text("utf8")))
     missing = ids - set(load_claims())
     assert not missing, f"claims in the dossier but not registered: {sorted(missing)}"
 
 
-def test_every_registered_claim_is_in_the_inventory_or_the_dossier():
+def test_every_registered_claim_is_in_the_inventory_or_the_claims_in_words():
     listed = {e.get("claim_id") for e in inventory().values()}
-    dossier = shared_path("sources", "DOSSIER.md").read_text("utf8")
-    orphans = [cid for cid in load_claims() if cid not in listed and cid not in dossier]
-    assert not orphans, f"claims that neither the dossier nor the inventory of numbers names: {orphans}"
+    orphans = [cid for cid in load_claims() if cid not in listed and cid not in in_words()]
+    assert not orphans, f"claims that neither the inventory of numbers nor the claims in words names: {orphans}"
+
+
+def test_each_claim_in_words_is_the_dossier_s_and_holds_no_number():
+    """lib/data/claims_in_words.toml lists what the dossier lists beside the numbers: each entry a
+    registered claim of its article, named by the dossier, whose quote in the article has no numeral or
+    number word (a claim with one belongs in the inventory)."""
+    claims, dossier = load_claims(), DOSSIER.read_text("utf8")
+    for cid, entry in in_words().items():
+        assert cid in claims and claims[cid].article == entry["article"], f"{cid}: not a claim of article {entry['article']}"
+        assert cid in dossier, f"{cid}: the dossier does not name it"
+        assert entry.get("reason", "").strip(), f"{cid}: a claim in words needs its reason"
+        assert not NUMBER.findall(claims[cid].quote), f"{cid}: its quote holds a number; list it in {INVENTORY.name}"
+        assert cid not in {e.get("claim_id") for e in inventory().values()}, f"{cid}: listed in both files"
 
 
 def test_inventory_entries_are_well_formed():

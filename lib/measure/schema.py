@@ -2,12 +2,13 @@
 its environment, what was measured, and how the run ended), and a run file holding the records of one
 run of the harness (lib/data/measured/<date>-<gpu>-<commit>.json).
 
-Three memory readings, three meanings (GUIDE, section 7); each is in bytes:
+Three memory readings, three meanings (PyTorch's CUDA memory management notes); each is in bytes:
 - peak_allocated_bytes: torch.cuda.max_memory_allocated(), the tensors alive at the peak: what a memory
   model predicts;
 - peak_reserved_bytes: torch.cuda.max_memory_reserved(), that plus the caching allocator's slack;
 - device_used_bytes: total − torch.cuda.mem_get_info()[0] after the last step, the device as
-  nvidia-smi sees it: what the allocator reserved plus the CUDA context (about 1 GB).
+  nvidia-smi sees it: what the allocator reserved plus the CUDA context (the planner allows 1 GB for it,
+  lib.plan.speed.CUDA_CONTEXT_GB, an assumption this reading checks).
 Besides them, weights_bytes (torch.cuda.memory_allocated() once the model is built, before the
 optimizer; for qlora after prepare_model_for_kbit_training, and weights_before_prepare_bytes before it)
 and after_step_bytes (memory_allocated() after the first optimizer step and zero_grad(set_to_none=True):

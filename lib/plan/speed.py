@@ -23,7 +23,13 @@ from lib.plan.gpus import Gpu, memory, price
 from lib.plan.memory import Job, parts
 from lib.plan.shapes import expert_parameters, param_count
 
-CUDA_CONTEXT_GB = 1.0  # the device memory the CUDA context takes before any tensor (GUIDE.md §7, an H200)
+# The device memory the CUDA context takes before any tensor: the book's own allowance, an assumption,
+# not a measurement the repository holds. PyTorch's documentation says a context is created on the GPU
+# beside the tensors, so that a GPU shows more memory used than torch.cuda.memory_allocated() counts
+# (pytorchcudamemory in book/references-budget.bib), but not how much: that depends on the GPU, the
+# driver and the libraries loaded. The book allows 1 GB, rounded up; lib/measure's device_used_bytes
+# (`make measure`, on a GPU) reads what a run's context and allocator take together.
+CUDA_CONTEXT_GB = 1.0
 
 
 def adapted_expert_flops(job: Job) -> float:

@@ -11,7 +11,6 @@ README's "Adding a claim" step), not with hundreds of failures that each trip on
 
 from __future__ import annotations
 
-import re
 import sys
 import tomllib
 from pathlib import Path
@@ -19,18 +18,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = ROOT / "book" / "_text"
 INVENTORY = ROOT / "lib" / "data" / "article_numbers.toml"
-DOSSIER = ROOT.parent / "shared" / "sources" / "DOSSIER.md"
+IN_WORDS = ROOT / "lib" / "data" / "claims_in_words.toml"
 LANGS = ("es", "en")
 HOW = "README.md, 'Adding a claim', step"
-CLAIM_ID = re.compile(r"\bA[12]-[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def _listed() -> set[str]:
     """The claim ids named besides their records: in the inventory of the articles' numbers, and in
-    the dossier where it sits beside the book (a claim in words has no numeral to inventory)."""
+    the list of the claims in words (which have no numeral to inventory), both in lib/data/."""
     with open(INVENTORY, "rb") as fh:
         ids = {str(entry.get("claim_id", "")) for entry in tomllib.load(fh).values()}
-    return ids | (set(CLAIM_ID.findall(DOSSIER.read_text(encoding="utf8"))) if DOSSIER.exists() else set())
+    with open(IN_WORDS, "rb") as fh:
+        return ids | set(tomllib.load(fh))
 
 
 def _said(exc: Exception) -> str:
