@@ -13,6 +13,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en")
+# The tests check the book as _config.yml states it, built as a preview: a published build's addresses
+# (SITE_URL, REPOSITORY, lib/site/publisher.py) are tested through lib's functions, never inherited.
+for _variable in ("SITE_URL", "REPOSITORY"):
+    os.environ.pop(_variable, None)
 
 
 # The longest files that need no built site, first among them, so that each runs beside the others

@@ -24,7 +24,7 @@ from lib.core import sentences
 from lib.core.inputs import load_inputs
 from lib.core.words import words
 from lib.site import claimreview, corrections, publisher, trust
-from lib.site.corrections import Change, Log, Verdict, Version
+from lib.site.corrections import Change, Log, Moved, Verdict, Version
 from lib.site.publisher import Publisher
 
 from .conftest import LANGS, ROOT, shared_path
@@ -101,13 +101,70 @@ def test_bad_input_to_the_publisher_s_functions_is_a_clear_error():
 @pytest.mark.parametrize("lang", LANGS)
 def test_what_the_configuration_does_not_state_is_said_to_be_not_stated(lang):
     w = words(lang)["trust"]
-    said = trust.publisher_markdown(lang, EMPTY)
+    site_only = Publisher(site=BASE)  # published at an address, with nothing else stated
+    said = trust.publisher_markdown(lang, site_only)
     lines = said.splitlines()
     assert lines == ["- " + w["line"].format(label=label, text=text) for label, text in (
         (w["publisher"], w["no_publisher"]), (w["authors"], words(lang)["site"]["author"]),
         (w["contact"], w["not_stated"]), (w["funding"], w["not_stated"]), (w["repository"], w["no_repository"]))]
     assert "](" not in said, "no link where no address is stated"
-    assert trust.report_markdown(lang, EMPTY) == w["no_report"]
+    assert trust.report_markdown(lang, site_only) == w["no_report"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_unpublished_preview_says_so_once_instead_of_not_stated(lang):
+    """A build with no site address, no repository and no publisher: one sentence, in the page's
+    language, for the whole of who publishes it, and no second one on how to report an error."""
+    w = words(lang)["trust"]
+    assert EMPTY.preview and not Publisher(repository="https://github.com/example/book").preview
+    said = trust.publisher_markdown(lang, EMPTY)
+    assert said == w["preview"] and "\n" not in said
+    assert w["not_stated"] not in said and w["no_publisher"] not in said
+    assert trust.report_markdown(lang, EMPTY) == ""
+    assert words("es")["trust"]["preview"] != words("en")["trust"]["preview"]
+
+
+# ---------------------------------------------------------------- a published build (SITE_URL, REPOSITORY)
+
+PUBLISHED = {"SITE_URL": "https://example.org/coste-real/", "REPOSITORY": "https://github.com/example/coste-real"}
+
+
+def test_the_environment_s_addresses_take_the_place_of_the_configuration_s():
+    """`make book SITE_URL=… REPOSITORY=…` (and the publishing workflow) builds the site as published:
+    the two addresses override html.baseurl and repository.url, for lib and for each Sphinx build."""
+    config = publisher.book_config(environ=PUBLISHED)
+    assert config["html"]["baseurl"] == PUBLISHED["SITE_URL"]
+    assert config["repository"] == {**publisher.book_config(environ={})["repository"], "url": PUBLISHED["REPOSITORY"]}
+    stated = publisher.load(environ=PUBLISHED)
+    assert (stated.site, stated.repository) == ("https://example.org/coste-real/", "https://github.com/example/coste-real")
+    assert publisher.sphinx_overrides(PUBLISHED) == {
+        "html_baseurl": "https://example.org/coste-real/",
+        "html_theme_options": {"repository_url": "https://github.com/example/coste-real"}}
+    # Neither set, or set empty: the configuration as written.
+    assert publisher.load(environ={"SITE_URL": "", "REPOSITORY": " "}) == publisher.load(environ={})
+    assert publisher.sphinx_overrides({}) == {}
+    with pytest.raises(ValueError, match="SITE_URL must be an http"):
+        publisher.load(environ={"SITE_URL": "example.org/book"})
+    with pytest.raises(ValueError, match="REPOSITORY must be an http"):
+        publisher.sphinx_overrides({"REPOSITORY": "git@github.com:example/book.git"})
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_published_build_s_about_page_links_the_repository_its_issues_and_its_owner(lang):
+    """As published from a repository, with no publisher in _config.yml: the publisher is the
+    repository's owner as its address states it, the contact and the address for corrections are its
+    issues, and the repository is linked; nothing is said to be not stated but the funding."""
+    stated = publisher.from_config(publisher.overridden({}, PUBLISHED))
+    w = words(lang)["trust"]
+    said = trust.publisher_markdown(lang, stated)
+    issues = "https://github.com/example/coste-real/issues"
+    assert w["owner"].format(link="[example](https://github.com/example)", host="github.com") in said
+    assert w["contact_issues"].format(link=f"[{issues}]({issues})") in said
+    assert "[https://github.com/example/coste-real](https://github.com/example/coste-real)" in said
+    assert w["no_publisher"] not in said and w["no_repository"] not in said and said.count(w["not_stated"]) == 1
+    assert trust.report_markdown(lang, stated) == w["report_issues"].format(link=f"[{issues}]({issues})")
+    assert stated.owner == ("example", "https://github.com/example")
+    assert Publisher(repository="https://example.org").owner == ("", "")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -209,11 +266,11 @@ def test_a_version_s_change_is_its_verdicts_that_changed_and_its_figures_that_mo
     change = corrections.compare("article1", OLD, NEW, "en")
     # A verdict renamed (its code the same, read from its .raw record or from the page's own labels) is
     # no correction; a card, a word and a value added or removed are not figures that moved.
-    assert change == Change("article1", 1, (Verdict("A1-x", "context", "wrong"),))
+    assert change == Change("article1", (Moved("A1-x.sourced", "$3.99", "$3.49"),), (Verdict("A1-x", "context", "wrong"),))
     assert corrections.compare("article1", OLD, dict(OLD), "en") is None
     # A label with no code on either side: its words alone say it changed.
     assert corrections.compare("p", {"k.verdict": "Holds"}, {"k.verdict": "Wrong"}, "en") == Change(
-        "p", 0, (Verdict("k", "Holds", "Wrong"),))
+        "p", (), (Verdict("k", "Holds", "Wrong"),))
     assert corrections.figure_moved("1,000", "1.000") and not corrections.figure_moved("fits", "does not fit")
     assert not corrections.figure_moved("1" * 200, "2" * 200) and not corrections.figure_moved("a\n1", "a\n2")
 
@@ -226,9 +283,9 @@ def test_bad_input_to_the_log_s_functions_is_a_clear_error():
     with pytest.raises(ValueError, match="glued values are text"):
         corrections.figure_moved(1, 2)
     with pytest.raises(ValueError, match="moves a figure or a verdict"):
-        Change("p", 0)
-    with pytest.raises(ValueError, match="whole number"):
-        Change("p", -1)
+        Change("p", ())
+    with pytest.raises(ValueError, match="Moved records"):
+        Change("p", 1)
     with pytest.raises(ValueError, match="unknown language"):
         corrections.history("fr")
     with pytest.raises(ValueError, match="no such commit"):
@@ -284,7 +341,8 @@ def test_the_log_is_each_published_version_that_moved_a_figure_or_a_verdict(repo
     # The branch's change is published once, by its merge, on the day of the merge; the first version,
     # a wording change and a new page are no corrections.
     assert log == Log((Version(commits["merge"], dt.date(2026, 12, 2),
-                               (Change("article1", 1, (Verdict("A1-x", "holds", "context"),)),)),))
+                               (Change("article1", (Moved("A1-x.sourced", "$3.99", "$4.39"),),
+                                       (Verdict("A1-x", "holds", "context"),)),)),))
     assert corrections.history("es", root=root).versions == ()  # the Spanish page did not move
     # The cache gives the same log, without reading the history's files again.
     assert json.loads(cache.read_text())["versions"] and corrections.history("en", root=root, cache=cache) == log
@@ -293,10 +351,12 @@ def test_the_log_is_each_published_version_that_moved_a_figure_or_a_verdict(repo
     assert said.splitlines() == [
         f"- December 2, 2026 ([`{commits['merge'][:7]}`](https://github.com/example/book/commit/{commits['merge']}))",
         "  - {doc}`article1`: 1 figure moved and 1 verdict changed",
-        "    - the claim: Holds → Needs context"]
+        "    - the claim: Holds → Needs context",
+        "    - the claim: $3.99 → $4.39"]
     said = corrections.markdown(log, "es", set(), names={})
     assert said.splitlines()[1:] == ["  - article1: se movió 1 cifra y cambió 1 veredicto",
-                                     "    - un veredicto de esta página: Se sostiene → Con matices"]
+                                     "    - un veredicto de esta página: Se sostiene → Con matices",
+                                     "    - $3.99 → $4.39"]
     assert corrections.markdown(Log(), "en", set(), names={}) == words("en")["trust"]["log"]["none"]
 
 

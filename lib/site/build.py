@@ -3,6 +3,9 @@
     python -m lib.site.build             # what `make book` runs
     python -m lib.site.build --strict    # warnings are errors (the tests use this)
     python -m lib.site.build --out DIR   # build somewhere else (the tests use a temporary folder)
+    SITE_URL=https://… REPOSITORY=https://… python -m lib.site.build
+                                         # the site as published: the site's and the repository's
+                                         # addresses in place of _config.yml's (lib/site/publisher.py)
 
 Notebooks are executed through myst-nb's cache, keyed on each notebook's code. A change
 in lib/ or in requirements.txt does not change that code, so it empties the cache: every
@@ -21,10 +24,10 @@ import sys
 from pathlib import Path
 from string import Template
 
-import yaml
 from jupyter_book.sphinx import build_sphinx
 
 from lib.core.words import LANGS, words
+from lib.site import publisher
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "_config.yml"
@@ -38,9 +41,9 @@ def languages() -> dict:
 
 
 def baseurl() -> str:
-    """The site's public address from _config.yml (html.baseurl), ending in "/"; "" when unset."""
-    base = (yaml.safe_load(CONFIG.read_text(encoding="utf8")).get("html") or {}).get("baseurl") or ""
-    return base.rstrip("/") + "/" if base else ""
+    """The site's public address (html.baseurl, or the environment's SITE_URL), ending in "/"; "" when
+    unset."""
+    return publisher.load(CONFIG).site
 
 
 def write_sitemap(out: Path, base: str, langs: list[str]) -> None:
@@ -89,6 +92,7 @@ def build_language(lang: str, out: Path, work: Path, strict: bool, execute: bool
             "latex_individualpages": False,
             "nb_execution_cache_path": str(work / ".jupyter_cache" / lang),
             **({} if execute else {"nb_execution_mode": "off"}),
+            **publisher.sphinx_overrides(),  # SITE_URL and REPOSITORY, a published build's
         },
         doctreedir=work / lang / ".doctrees",
         warningiserror=strict,

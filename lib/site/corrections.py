@@ -34,7 +34,7 @@ from lib.site.moved import LONG, glued
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = "book"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 DIGIT = re.compile(r"\d")
 HASH = re.compile(r"^[0-9a-f]{40}$")
 
@@ -50,16 +50,25 @@ class Verdict:
 
 
 @dataclasses.dataclass(frozen=True)
+class Moved:
+    """One figure that moved: its glue key, and its value before and after, as the page showed them."""
+
+    key: str
+    old: str
+    new: str
+
+
+@dataclasses.dataclass(frozen=True)
 class Change:
     """What one version moved on one page."""
 
     page: str  # the page's name (article1)
-    figures: int
+    figures: tuple[Moved, ...] = ()
     verdicts: tuple[Verdict, ...] = ()
 
     def __post_init__(self):
-        if not isinstance(self.figures, int) or self.figures < 0:
-            raise ValueError(f"{self.page}: a count of figures is a whole number, not {self.figures!r}")
+        if not isinstance(self.figures, tuple) or not all(isinstance(f, Moved) for f in self.figures):
+            raise ValueError(f"{self.page}: the figures that moved are Moved records, not {self.figures!r}")
         if not self.figures and not self.verdicts:
             raise ValueError(f"{self.page}: a change moves a figure or a verdict")
 
@@ -133,7 +142,7 @@ def compare(page: str, old: dict[str, str], new: dict[str, str], lang: str) -> C
         raise ValueError("compare takes each version's glued values (glue key -> text)")
     verdict_words = words(lang)["verdict"]  # words() refuses an unknown language
     old_labels, new_labels = _labels(old), _labels(new)
-    verdicts, figures = [], 0
+    verdicts, figures = [], []
     for key in sorted(set(old) & set(new)):
         if key.endswith(".raw") or old[key] == new[key]:
             continue
@@ -146,8 +155,8 @@ def compare(page: str, old: dict[str, str], new: dict[str, str], lang: str) -> C
             else:  # a label with no code: only its words say whether it changed
                 verdicts.append(Verdict(key.removesuffix(".verdict"), old[key], new[key]))
         elif figure_moved(old[key], new[key]):
-            figures += 1
-    return Change(page, figures, tuple(verdicts)) if figures or verdicts else None
+            figures.append(Moved(key, old[key], new[key]))
+    return Change(page, tuple(figures), tuple(verdicts)) if figures or verdicts else None
 
 
 # ---------------------------------------------------------------- the repository's history
@@ -202,12 +211,13 @@ def _load_cache(path: Path | None) -> dict:
 
 
 def _to_json(changes: list[Change]) -> list:
-    return [{"page": c.page, "figures": c.figures, "verdicts": [dataclasses.astuple(v) for v in c.verdicts]}
-            for c in changes]
+    return [{"page": c.page, "figures": [dataclasses.astuple(f) for f in c.figures],
+             "verdicts": [dataclasses.astuple(v) for v in c.verdicts]} for c in changes]
 
 
 def _from_json(items: list) -> list[Change]:
-    return [Change(i["page"], i["figures"], tuple(Verdict(*v) for v in i["verdicts"])) for i in items]
+    return [Change(i["page"], tuple(Moved(*f) for f in i["figures"]), tuple(Verdict(*v) for v in i["verdicts"]))
+            for i in items]
 
 
 def history(lang: str, root: Path = ROOT, rev: str = "HEAD", cache: Path | None = None) -> Log:
@@ -290,7 +300,8 @@ def markdown(log: Log, lang: str, pages: set[str], names: dict[str, str] | None 
     """The log as MyST, in `lang`: a list of versions, the latest first (its day and its commit,
     linked by `commit_url(commit)` where the repository is known), each with a line per page (linked
     when it is among `pages`, the book's pages now) saying how many figures moved and which verdicts
-    changed."""
+    changed, then each verdict with what it was and became, and each figure with its old and new value
+    (named by its claim where it is a claim's)."""
     if not isinstance(log, Log):
         raise ValueError(f"a Log is needed, got {type(log).__name__}")
     w = words(lang)["trust"]["log"]
@@ -307,7 +318,7 @@ def markdown(log: Log, lang: str, pages: set[str], names: dict[str, str] | None 
         for change in version.changes:
             what = []
             if change.figures:
-                what.append(plural(w["figures"], change.figures).format(n=fmt.number(change.figures, lang)))
+                what.append(plural(w["figures"], len(change.figures)).format(n=fmt.number(len(change.figures), lang)))
             if change.verdicts:
                 what.append(plural(w["verdicts"], len(change.verdicts)).format(n=fmt.number(len(change.verdicts), lang)))
             page = f"{{doc}}`{change.page}`" if change.page in pages else change.page
@@ -316,6 +327,11 @@ def markdown(log: Log, lang: str, pages: set[str], names: dict[str, str] | None 
                 lines.append("    - " + w["verdict"].format(subject=names.get(verdict.subject, w["unnamed"]),
                                                            old=labels.get(verdict.old, verdict.old),
                                                            new=labels.get(verdict.new, verdict.new)))
+            for figure in change.figures:
+                moved = w["figure"].format(old=figure.old, new=figure.new)
+                subject = names.get(figure.key.split(".")[0])
+                lines.append("    - " + (w["verdict"].format(subject=subject, old=figure.old, new=figure.new)
+                                         if subject else moved))
     if not lines:
         lines.append(w["none"])
     if log.since is not None:

@@ -4,6 +4,12 @@
 guessed. Read by the page about the book (book/_ext/trust.py) and by its ClaimReview data
 (lib/site/claimreview.py, book/_ext/claimreview.py).
 
+A published build gives the site's address and the repository's in the environment, and they take the
+place of `html.baseurl` and `repository.url` (`make book SITE_URL=https://… REPOSITORY=https://…`,
+the publishing workflow, .github/workflows/publish.yml): SITE_URL and REPOSITORY. The publisher, where
+`publisher.name` is empty, is then the repository's owner as its address states it (github.com/<owner>/…).
+A build with neither a site, a repository nor a publisher is an unpublished preview, and says so once.
+
     publisher:
       name: ""      # the person or organisation that publishes the book
       url: ""       # its web address
@@ -16,6 +22,7 @@ guessed. Read by the page about the book (book/_ext/trust.py) and by its ClaimRe
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -26,6 +33,8 @@ from lib.core.words import LANGS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "_config.yml"
+# The environment's variables that take the place of _config.yml's fields in a published build.
+OVERRIDES = {"SITE_URL": ("html", "baseurl"), "REPOSITORY": ("repository", "url")}
 EMAIL = re.compile(r"^[^@\s<>\"']+@[^@\s<>\"']+\.[^@\s<>\"']+$")
 
 
@@ -83,6 +92,21 @@ class Publisher:
         if stated and stated != set(LANGS):
             raise ValueError(f"publisher.funding is stated in {', '.join(sorted(stated))} only: state it in every "
                              f"language of the book ({', '.join(LANGS)}), or in none")
+
+    @property
+    def preview(self) -> bool:
+        """An unpublished preview: no site address, no repository, no publisher and no contact stated."""
+        return not (self.site or self.repository or self.name or self.contact)
+
+    @property
+    def owner(self) -> tuple[str, str]:
+        """Who holds the repository, as its address states it (https://github.com/<owner>/<name>): the
+        owner's name and address; ("", "") without a repository or an owner in its address."""
+        parts = urlparse(self.repository)
+        segments = [s for s in parts.path.split("/") if s]
+        if len(segments) < 2:
+            return "", ""
+        return segments[0], f"{parts.scheme}://{parts.netloc}/{segments[0]}"
 
     def funding_in(self, lang: str) -> str:
         """Who pays for the work, in `lang`; "" where it is not stated."""
@@ -149,6 +173,33 @@ def from_config(config: dict) -> Publisher:
     )
 
 
-def load(path: Path = CONFIG) -> Publisher:
-    """The publisher as the book's _config.yml states it."""
-    return from_config(yaml.safe_load(Path(path).read_text(encoding="utf8")) or {})
+def overridden(config: dict, environ=None) -> dict:
+    """A _config.yml's contents with html.baseurl and repository.url taken from the environment's
+    SITE_URL and REPOSITORY where they are set (not empty): the site as published. A value that is not
+    an http(s) address is a ValueError naming the variable."""
+    environ = os.environ if environ is None else environ
+    config = {key: dict(value) if isinstance(value, dict) else value for key, value in config.items()}
+    for variable, (section, field) in OVERRIDES.items():
+        value = (environ.get(variable) or "").strip()
+        if value:
+            web_address(value, variable)
+            config[section] = {**_section(config, section), field: value}
+    return config
+
+
+def book_config(path: Path = CONFIG, environ=None) -> dict:
+    """The book's configuration as the site is built: _config.yml, with the environment's overrides."""
+    return overridden(yaml.safe_load(Path(path).read_text(encoding="utf8")) or {}, environ)
+
+
+def sphinx_overrides(environ=None) -> dict:
+    """What the environment's SITE_URL and REPOSITORY change in each language's Sphinx configuration
+    (Jupyter Book maps html.baseurl to html_baseurl, repository.url to the theme's repository_url)."""
+    stated = from_config(overridden({}, environ))
+    return ({"html_baseurl": stated.site} if stated.site else {}) | (
+        {"html_theme_options": {"repository_url": stated.repository}} if stated.repository else {})
+
+
+def load(path: Path = CONFIG, environ=None) -> Publisher:
+    """The publisher as the book's _config.yml states it, with the environment's SITE_URL and REPOSITORY."""
+    return from_config(book_config(path, environ))

@@ -16,6 +16,7 @@ import dataclasses
 import datetime as dt
 import tomllib
 from pathlib import Path
+from urllib.parse import urlparse
 
 from babel import Locale, UnknownLocaleError
 
@@ -172,16 +173,28 @@ def _link(text: str, url: str) -> str:
 
 def publisher_markdown(lang: str, publisher: Publisher) -> str:
     """Who publishes the book, its authors, how to reach them, who funds it and where its code and
-    history are: a list, in the page's language; "not stated" for each fact _config.yml leaves empty."""
+    history are: a list, in the page's language; "not stated" for each fact _config.yml leaves empty.
+    The publisher is the one _config.yml names, else the repository's owner as its address states it;
+    the contact, the one stated, else the repository's issues. An unpublished preview (nothing stated,
+    no site, no repository) says so once instead."""
     if not isinstance(publisher, Publisher):
         raise ValueError(f"a Publisher is needed, got {type(publisher).__name__}")
     w = _lang(lang)
+    if publisher.preview:
+        return w["preview"]
     line = lambda label, text: "- " + w["line"].format(label=label, text=text)  # noqa: E731
     name = _link(publisher.name, publisher.url) if publisher.name and publisher.url else publisher.name
-    contact = publisher.contact or ""
+    owner, owner_url = publisher.owner
+    if not name and owner:
+        name = w["owner"].format(link=_link(owner, owner_url), host=urlparse(owner_url).netloc)
+    if publisher.contact:
+        contact = _link(publisher.contact, publisher.contact_url)
+    else:
+        contact = w["contact_issues"].format(link=_link(publisher.issues, publisher.issues)) if publisher.issues \
+            else w["not_stated"]
     rows = [line(w["publisher"], name or w["no_publisher"]),
             line(w["authors"], words(lang)["site"]["author"]),
-            line(w["contact"], _link(contact, publisher.contact_url) if contact else w["not_stated"]),
+            line(w["contact"], contact),
             line(w["funding"], publisher.funding_in(lang) or w["not_stated"]),
             line(w["repository"], w["repository_text"].format(link=_link(publisher.repository, publisher.repository))
                  if publisher.repository else w["no_repository"])]
@@ -190,10 +203,12 @@ def publisher_markdown(lang: str, publisher: Publisher) -> str:
 
 def report_markdown(lang: str, publisher: Publisher) -> str:
     """How to report an error: to the stated contact, else in the repository's issues, else that no
-    contact is stated."""
+    contact is stated; nothing in an unpublished preview, whose page says so once, above."""
     if not isinstance(publisher, Publisher):
         raise ValueError(f"a Publisher is needed, got {type(publisher).__name__}")
     w = _lang(lang)
+    if publisher.preview:
+        return ""
     if publisher.contact:
         return w["report"].format(link=_link(publisher.contact, publisher.contact_url))
     if publisher.repository:
