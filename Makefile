@@ -8,6 +8,12 @@ NOTEBOOKS := $(patsubst book/_text/%.md,book/%.ipynb,$(wildcard book/_text/es/*.
 
 .PHONY: book test bench serve lab notebooks diff fonts vega measure clean
 REV ?= HEAD
+# The site as published: `make book SITE_URL=https://owner.github.io/repo/ REPOSITORY=https://github.com/owner/repo`
+# builds it with those addresses in place of _config.yml's html.baseurl and repository.url (lib/site/publisher.py;
+# .github/workflows/publish.yml does so on GitHub Pages). Neither: an unpublished preview, which says so.
+SITE_URL ?=
+REPOSITORY ?=
+export SITE_URL REPOSITORY
 
 # Create the virtual environment when missing; reinstall when the pins or the Jupyter configuration change.
 $(STAMP): requirements.txt pyproject.toml $(shell find jupyter-config -name '*.json' -o -name pyproject.toml)
@@ -23,6 +29,7 @@ $(NODE_STAMP): package.json package-lock.json
 	touch $(NODE_STAMP)
 
 ## book: execute every chapter and build the site in both languages into _build/html
+## (SITE_URL=… REPOSITORY=…: as published, at that address, from that repository)
 book: $(STAMP) $(NODE_STAMP)
 	$(PY) -m lib.site.preflight
 	$(PY) -m lib.site.build

@@ -149,6 +149,26 @@ def test_the_environment_s_addresses_take_the_place_of_the_configuration_s():
         publisher.sphinx_overrides({"REPOSITORY": "git@github.com:example/book.git"})
 
 
+def test_a_workflow_publishes_the_site_built_as_published_on_github_pages():
+    """.github/workflows/publish.yml: `make book` with the Pages address as SITE_URL and the repository's
+    own address as REPOSITORY, the whole history checked out (the corrections log), then GitHub's Pages
+    actions upload and deploy _build/html."""
+    import yaml
+
+    flow = yaml.safe_load((ROOT / ".github" / "workflows" / "publish.yml").read_text(encoding="utf8"))
+    build, deploy = flow["jobs"]["build"]["steps"], flow["jobs"]["deploy"]["steps"]
+    uses = [step.get("uses", "").split("@")[0] for step in build + deploy]
+    assert {"actions/checkout", "actions/configure-pages", "actions/upload-pages-artifact",
+            "actions/deploy-pages"} <= set(uses)
+    assert next(s for s in build if s.get("uses", "").startswith("actions/checkout"))["with"]["fetch-depth"] == 0
+    run = next(s["run"] for s in build if "make book" in s.get("run", ""))
+    assert 'SITE_URL="${{ steps.pages.outputs.base_url }}/"' in run
+    assert 'REPOSITORY="${{ github.server_url }}/${{ github.repository }}"' in run
+    assert next(s for s in build if s.get("uses", "").startswith("actions/upload-pages-artifact"))["with"]["path"] == "_build/html"
+    assert flow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    assert "export SITE_URL REPOSITORY" in (ROOT / "Makefile").read_text(encoding="utf8")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_published_build_s_about_page_links_the_repository_its_issues_and_its_owner(lang):
     """As published from a repository, with no publisher in _config.yml: the publisher is the
