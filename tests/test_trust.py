@@ -179,10 +179,10 @@ def test_a_published_build_s_about_page_links_the_repository_its_issues_and_its_
     said = trust.publisher_markdown(lang, stated)
     issues = "https://github.com/example/coste-real/issues"
     assert w["owner"].format(link="[example](https://github.com/example)", host="github.com") in said
-    assert w["contact_issues"].format(link=f"[{issues}]({issues})") in said
-    assert "[https://github.com/example/coste-real](https://github.com/example/coste-real)" in said
+    assert w["contact_issues"].format(link=f"[github.com/example/coste-real/issues]({issues})") in said
+    assert "[github.com/example/coste-real](https://github.com/example/coste-real)" in said
     assert w["no_publisher"] not in said and w["no_repository"] not in said and said.count(w["not_stated"]) == 1
-    assert trust.report_markdown(lang, stated) == w["report_issues"].format(link=f"[{issues}]({issues})")
+    assert trust.report_markdown(lang, stated) == w["report_issues"].format(link=f"[github.com/example/coste-real/issues]({issues})")
     assert stated.owner == ("example", "https://github.com/example")
     assert Publisher(repository="https://example.org").owner == ("", "")
 
@@ -193,13 +193,13 @@ def test_what_the_configuration_states_is_said_with_its_links(lang):
     w = words(lang)["trust"]
     assert "[Fundación Ejemplo](https://example.org)" in said
     assert "[correcciones@example.org](mailto:correcciones@example.org)" in said
-    assert STATED.funding_in(lang) in said and "[https://github.com/example/book](https://github.com/example/book)" in said
+    assert STATED.funding_in(lang) in said and "[github.com/example/book](https://github.com/example/book)" in said
     assert w["not_stated"] not in said and w["no_repository"] not in said
     # How to report an error: the contact where one is stated, else the repository's issues.
     assert "mailto:correcciones@example.org" in trust.report_markdown(lang, STATED)
     issues_only = Publisher(repository="https://github.com/example/book")
     assert trust.report_markdown(lang, issues_only) == w["report_issues"].format(
-        link="[https://github.com/example/book/issues](https://github.com/example/book/issues)")
+        link="[github.com/example/book/issues](https://github.com/example/book/issues)")
 
 
 # ---------------------------------------------------------------- the articles, as their copies show them

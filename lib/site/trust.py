@@ -171,6 +171,12 @@ def _link(text: str, url: str) -> str:
     return f"[{text}]({url})"
 
 
+def _address(url: str) -> str:
+    """A link that shows its address without the scheme (github.com/owner/repo/issues): read in full, as
+    written, where the theme would shorten a link whose text is its address to "owner/repo#issues"."""
+    return _link(url.split("://", 1)[-1], url)
+
+
 def publisher_markdown(lang: str, publisher: Publisher) -> str:
     """Who publishes the book, its authors, how to reach them, who funds it and where its code and
     history are: a list, in the page's language; "not stated" for each fact _config.yml leaves empty.
@@ -190,13 +196,13 @@ def publisher_markdown(lang: str, publisher: Publisher) -> str:
     if publisher.contact:
         contact = _link(publisher.contact, publisher.contact_url)
     else:
-        contact = w["contact_issues"].format(link=_link(publisher.issues, publisher.issues)) if publisher.issues \
+        contact = w["contact_issues"].format(link=_address(publisher.issues)) if publisher.issues \
             else w["not_stated"]
     rows = [line(w["publisher"], name or w["no_publisher"]),
             line(w["authors"], words(lang)["site"]["author"]),
             line(w["contact"], contact),
             line(w["funding"], publisher.funding_in(lang) or w["not_stated"]),
-            line(w["repository"], w["repository_text"].format(link=_link(publisher.repository, publisher.repository))
+            line(w["repository"], w["repository_text"].format(link=_address(publisher.repository))
                  if publisher.repository else w["no_repository"])]
     return "\n".join(rows)
 
@@ -212,7 +218,7 @@ def report_markdown(lang: str, publisher: Publisher) -> str:
     if publisher.contact:
         return w["report"].format(link=_link(publisher.contact, publisher.contact_url))
     if publisher.repository:
-        return w["report_issues"].format(link=_link(publisher.issues, publisher.issues))
+        return w["report_issues"].format(link=_address(publisher.issues))
     return w["no_report"]
 
 
