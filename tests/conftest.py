@@ -197,10 +197,10 @@ def shared_path(*parts: str) -> Path:
     path = ROOT.parent.joinpath("shared", *parts)
     if not path.exists():
         reason = (
-            f"{path} is missing: these checks read the articles' text and the source dossier, kept beside "
-            "the book in ../shared and not part of the repository (CI has them and runs these checks)"
+            f"{ROOT.parent / 'shared'} is missing: these checks read the articles' text and the source dossier, "
+            "kept beside the book in ../shared and not part of the repository (CI has them and runs these checks)"
         )
         if in_ci():
-            pytest.fail(f"{reason} (CI=true: missing shared files are an error)", pytrace=False)
+            pytest.fail(f"{path}: {reason} (CI=true: missing shared files are an error)", pytrace=False)
         pytest.skip(reason, allow_module_level=True)
     return path
