@@ -8,9 +8,14 @@ against the same figures (lib.chapters.article1, article2), so the book has one 
 
 The basis of the costs of past runs, chosen once (the method page says why): the hours the run's
 sources give, at the on-demand price of its chip in the year it ran, from the providers the book
-has for that chip; the central figure is the hours its sources report at the cheaper of those
-prices, the range goes from the fewest hours at the cheaper price to the most at the dearer; the
-same work on today's H100s at today's prices is a sensitivity, beside it.
+has for that chip. One footing for every run: the central figure is the fewest hours its sources
+give for the final run (the hours of computation it needed: OPT's and LLaMA's in the LLaMA paper's
+table, PaLM's model FLOPs at its model FLOPs utilisation) at the cheaper of those prices, so it is
+the low end of the range; the top of the range is the most hours its sources give (every hour of
+the run's calendar, downtime and repeated steps included) at the dearer price. GPT-3 has one count
+of hours (Epoch AI's), so its range spans the prices alone. The same work on today's H100s at
+today's prices is a sensitivity, beside it. How an article's cost is judged (against every basis
+the book computes and every published estimate redone) is lib.core.span's policy, not this one figure.
 """
 
 from __future__ import annotations
@@ -158,7 +163,7 @@ def gpt3_on_demand(i: Inputs) -> tuple[float, dict[str, tuple[str, float]]]:
 
 
 def _run_basis(i: Inputs, run: str) -> dict:
-    """A run's hours (the reported central figure and the range), its on-demand prices and their
+    """A run's hours (the central figure, the fewest its sources give, and the range), its on-demand prices and their
     years, and today's sensitivity (None where the chip's peak is not in the book's inputs)."""
     if run == "gpt3":
         hours, prices = gpt3_on_demand(i)
@@ -166,9 +171,8 @@ def _run_basis(i: Inputs, run: str) -> dict:
         return {"hours": hours, "span": (hours, hours), "prices": (min(values), max(values)),
                 "days": [d for d, _ in prices.values()], "today": None, "unit": "GPU-hour"}
     span = costs.hour_intervals(i)[run]
-    reported = costs.flops_rows(i)[run]["hours"]
     price_names = {"palm": ("tpu_v4_price_on_demand",)}.get(run, ("azure_a100_2022_on_demand", "aws_a100_2022_on_demand"))
-    return {"hours": reported, "span": span, "prices": costs.price_intervals(i)[run]["on_demand"],
+    return {"hours": span[0], "span": span, "prices": costs.price_intervals(i)[run]["on_demand"],
             "days": [i[n].seen for n in price_names], "today": costs.cost_intervals(i)[run]["today"],
             "unit": "chip-hour" if run == "palm" else "GPU-hour"}
 

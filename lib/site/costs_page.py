@@ -216,6 +216,20 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     return figures
 
 
+def table_counts(rows: list[Row], lang: str) -> str:
+    """The table's verdicts counted as its rows show them, one group per label, holds first and the
+    figures without a verdict last ("Holds, 16; Needs context, 3; Not redone, 3; No primary source,
+    1"): the count the chapter's summary states is the table's own."""
+    order = ("holds", "context", "wrong", "not_redone", "unverified")
+    counts: dict[str, list] = {}
+    for r in rows:
+        label = r.verdict_label(lang)
+        code = r.checked.verdict if label == r.checked.verdict_label(lang) else "not_redone"
+        label = words(lang)["published"]["not_redone"]["label"] if code == "not_redone" else label
+        counts.setdefault(code, [label, 0])[1] += 1
+    return "; ".join(f"{counts[code][0]}, {fmt.number(counts[code][1], lang)}" for code in order if code in counts)
+
+
 def published_csv(lang: str, i: Inputs | None = None) -> str:
     """The published figures and their recomputations as CSV (costs.csv beside ledger.csv)."""
     return table_csv(published.table_rows(load() if i is None else i), lang)
