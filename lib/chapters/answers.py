@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from lib.chapters import budget, compute, costs, epoch
+from lib.chapters import budget, compute, costs, epoch, runs
 from lib.core.figure import Figure
+from lib.core.span import BOOK, Basis
 from lib.core.inputs import Inputs
 from lib.core.words import words
 
@@ -217,6 +218,36 @@ def past_run(i: Inputs, run: str) -> Answer:
     if b["today"] is not None:
         parts["today"] = Figure.between(*b["today"], **money)
     return Answer(f"run_{run}", central, span, parts)
+
+
+# What each of the book's bases measures, and each published method redone by its publisher's own
+# (Epoch AI's cloud method prices committed use; its amortised method, owning the hardware).
+BOOK_BASES = (("one_year", "commitment"), ("three_year", "commitment"), ("today", "list"))
+PUBLISHED_BASES = (("epoch", "cloud", "commitment"), ("epoch", "capex_energy", "owning"))
+
+
+def evidence(i: Inputs, run: str) -> tuple[Basis, ...]:
+    """Every figure the evidence gives for a run's cost (lib.core.span's policy): the book's answer
+    (on-demand list prices of the run's year), its commitment and today's bases, and every estimate
+    published for the run and redone by its publisher's method (lib.chapters.published), as the
+    publisher states it. MosaicML's model: the book's A100-hours at the 2022 A100 tiers (no one
+    publishes a method for it that the book can redo)."""
+    money = {"unit": "USD", "decimals": 1}
+    if run == "mosaic":
+        hours = runs.mosaic_a100_hours(i)
+        prices = costs.price_intervals(i)["llama"]
+        return tuple(Basis(tier, Figure.between(*costs.interval_product((hours, hours), prices[tier]), **money),
+                           "list" if tier == "on_demand" else "commitment", BOOK)
+                     for tier in ("on_demand", "one_year", "three_year"))
+    bases = [Basis("on_demand", past_run(i, run).span, "list", BOOK, headline=True)]
+    tiers = costs.cost_intervals(i).get(run, {})
+    bases += [Basis(tier, Figure.between(*tiers[tier], **money), measures, BOOK) for tier, measures in BOOK_BASES if tier in tiers]
+    data = epoch.load()
+    bases += [Basis(f"{who}_{method}", Figure.of(epoch.published(run, method, data), **money), measures, who)
+              for who, method, measures in PUBLISHED_BASES if data.published[epoch.MODEL_OF_RUN[run]].get(epoch.PUBLISHED_COLUMN[method])]
+    if run == "palm":  # the AI Index's figure, Epoch AI's cloud method with the data of that edition
+        bases.append(Basis("aiindex", i["aiindex_palm_cost"].figure(**money), "commitment", "aiindex"))
+    return tuple(bases)
 
 
 def project_llama(i: Inputs) -> Answer:
