@@ -166,6 +166,7 @@ def llama_cost(i, c):
         answers.evidence(i, "llama"),
         figures={
             "answer": answer.as_figure(),
+            "on_demand": answer.span,
             "params": Figure.of(i.llama_65b_params, "parameter", compact=True, decimals=0),
             "gpu_hours": Figure.of(hours, "GPU-hour"),
             "where": source_place(i, "llama_65b_gpu_hours"),
