@@ -191,8 +191,8 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
         page.glue(f"costs.epoch_steps.{method}", Markdown(epoch_steps_markdown(method, lang)), display=False)
     for verdict in ("holds", "context", "wrong"):
         page.glue(f"costs.pub.label.{verdict}", verdict_label(verdict, lang), display=False)
-    # The table's unverified figures are those the book could not redo (lib.chapters.published.Row.verdict_label).
-    page.glue("costs.pub.label.unverified", words(lang)["published"]["not_redone"]["label"], display=False)
+    # The verdicts of the table, counted as its rows show them (lib.chapters.published.Row.verdict_label).
+    page.glue("costs.pub.verdicts", table_counts(rows, lang), display=False)
     for r in rows:
         page.glue(f"costs.pub.{r.key}.verdict", r.verdict_label(lang), display=False)
         # The verdict's code beside its label: the corrections log reads a relabelled verdict as the same.
