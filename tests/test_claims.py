@@ -14,7 +14,9 @@ import pytest
 from lib.site import costs_page
 from lib.site import budget_page, page
 from lib.chapters import published
-from lib.core.claims import APPROXIMATE_FACTOR, POLICY, RECOMPUTE, agrees, judge, load_claims
+from lib.core.claims import APPROXIMATE_FACTOR, POLICY, RECOMPUTE, agrees, judge, load_claims, verdict_label
+from lib.core import sentences
+from lib.chapters import answers
 from lib.chapters.verdicts import check, check_all
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
@@ -421,8 +423,94 @@ def test_the_card_shows_what_the_sources_give_apart_from_the_book_s_calculation(
         for name in ("hours", "gpus", "blog_cost", "price", "seen", "increment"):
             assert checked.figures()[name].format(lang) in line, (lang, name)
         assert checked.figures()["cost"].format(lang) not in line
-    # A claim without such words keeps one line: the sources' figure.
-    assert "The book's calculation" not in page.card(CHECKED["A1-opt-cost"], "en")
+    # A claim whose figure a source states keeps one line: the sources' figure.
+    assert "The book's calculation" not in page.card(CHECKED["A2-llama-gpus"], "en")
+
+
+def _sources_line(checked, lang):
+    head = page.card(checked, lang).split("<details", 1)[0]
+    label = words(lang)["card"]["sourced"]
+    return next((l for l in head.splitlines() if f">{label}:<" in l), None)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_no_card_s_sources_line_holds_the_book_s_calculation(lang):
+    """"The sources give" holds only figures a source states: a claim's own figure there is the value
+    of an input it reads (lib.chapters.verdicts.unstated), else the card says "The book's
+    calculation"; a cost's sources line holds only the published estimates, each with who gives it."""
+    for checked in CHECKED.values():
+        line = _sources_line(checked, lang)
+        if checked.result.evidence:
+            for b in checked.result.evidence:
+                if b.by == "book":
+                    assert line is None or sentences._basis(b, lang) not in line, (checked.claim.id, b.key)
+                else:
+                    assert words(lang)["published"]["who"][b.by] in line, (checked.claim.id, b.key)
+        elif checked.result.calculated or checked.claim.given is not None:
+            assert line is None or checked.result.sourced.format(lang) not in line.split(":</span>", 1)[1] \
+                or checked.claim.given is not None, checked.claim.id
+            assert words(lang)["card"]["calculated"] in page.card(checked, lang), checked.claim.id
+
+
+def test_a_figure_no_source_states_is_refused_unless_declared_the_book_s_calculation():
+    from lib.chapters import verdicts
+    from lib.core.claims import RECOMPUTE, RegistryError, Recomputed, load_claims
+
+    i, claims = load_inputs(), load_claims()
+    gpus = RECOMPUTE["A2-llama-gpus"]
+    doubled = lambda inputs, c: Recomputed(Figure.of(inputs.llama_gpus * 2, "GPU"))  # noqa: E731
+    try:
+        RECOMPUTE["A2-llama-gpus"] = doubled
+        with pytest.raises(RegistryError, match="A2-llama-gpus.*calculated=True"):
+            verdicts.check(claims["A2-llama-gpus"], i, claims)
+        RECOMPUTE["A2-llama-gpus"] = lambda inputs, c: dataclasses.replace(doubled(inputs, c), calculated=True)
+        assert verdicts.check(claims["A2-llama-gpus"], i, claims).verdict == "wrong"
+    finally:
+        RECOMPUTE["A2-llama-gpus"] = gpus
+
+
+COSTS = ("A1-opt-cost", "A2-palm-cost", "A2-llama-cost", "A2-mosaic")
+
+
+@pytest.mark.parametrize("claim_id", COSTS)
+def test_a_cost_is_judged_against_the_span_of_the_evidence(claim_id):
+    """lib.core.span's one policy for every cost an article quotes: the span holds the book's answer
+    (the headline) and every other basis, and a stated figure moved outside it changes the verdict."""
+    from lib.core import span
+
+    checked = CHECKED[claim_id]
+    bases = checked.result.evidence
+    assert bases and checked.result.sourced.raw() == span.span(bases).raw()
+    assert {b.measures for b in bases} >= {"list", "commitment"}
+    if claim_id != "A2-mosaic":
+        run = {"A1-opt-cost": "opt", "A2-palm-cost": "palm", "A2-llama-cost": "llama"}[claim_id]
+        headline = next(b for b in bases if b.headline)
+        assert headline.figure.raw() == answers.past_run(load_inputs(), run).span.raw()
+        assert any(b.measures == "owning" for b in bases) and any(b.by == "epoch" for b in bases)
+    claim = checked.claim
+    whole = checked.result.sourced
+    for moved in (Figure.of(whole.high * 3, "USD"), Figure.of(whole.low / 3, "USD")):
+        verdict, _ = judge(dataclasses.replace(claim, stated=moved), checked.result, checked.secondary)
+        assert verdict == ("unverified" if checked.secondary else "wrong"), (claim_id, moved)
+    if not checked.secondary:
+        inside_ = Figure.of(next(b for b in bases if b.measures == "commitment").figure.low, "USD")
+        verdict, _ = judge(dataclasses.replace(claim, stated=inside_), checked.result)
+        assert verdict in ("holds", "context")
+        assert verdict == ("context" if checked.mismatches else "holds")
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_a_cost_s_label_says_where_it_sits_and_what_it_measures(lang):
+    w = words(lang)["span"]
+    palm = sentences.label(CHECKED["A2-palm-cost"], lang)
+    assert w["measures"]["commitment"] in palm and w["measures"]["list"] in palm
+    assert w["measures"]["list"] in sentences.label(CHECKED["A2-llama-cost"], lang)
+    assert w["measures"]["commitment"] not in sentences.label(CHECKED["A2-llama-cost"], lang)
+    # Outside the span: which way, from every estimate.
+    checked = CHECKED["A2-llama-cost"]
+    high = dataclasses.replace(checked, claim=dataclasses.replace(checked.claim, stated=Figure.of(checked.result.sourced.high * 3, "USD")),
+                               verdict="wrong", mismatches=())
+    assert sentences.label(high, lang).startswith(w["above"].split("{size}")[0].format(verdict=verdict_label("wrong", lang)))
 
 
 def test_lora_quality_is_judged_on_the_task_where_lora_falls_furthest_behind():

@@ -208,3 +208,19 @@ def test_the_ladder_chart_in_both_languages():
 def test_bad_input_is_a_clear_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_summary_s_counts_are_the_table_s_own(lang):
+    """The chapter's sentence counts the verdicts as the table it summarises shows them: each label
+    it names appears in the table's verdict column that many times (a "Not redone" row is not
+    counted with the "No primary source" one), and the counts add up to the rows."""
+    table = costs_page.table_markdown(ROWS, lang).splitlines()[2:]
+    shown = [line.split(" | ")[6].split(":")[0] for line in table]
+    said = dict(part.rsplit(", ", 1) for part in costs_page.table_counts(ROWS, lang).split("; "))
+    assert {label: int(n.replace(".", "").replace(",", "")) for label, n in said.items()} == \
+        {label: shown.count(label) for label in set(shown)}
+    # A row moved from one label to another moves the count.
+    row = next(r for r in ROWS if r.checked.verdict == "holds")
+    moved = [dataclasses.replace(r, checked=dataclasses.replace(r.checked, verdict="wrong")) if r is row else r for r in ROWS]
+    assert costs_page.table_counts(moved, lang) != costs_page.table_counts(ROWS, lang)

@@ -8,17 +8,23 @@ against the same figures (lib.chapters.article1, article2), so the book has one 
 
 The basis of the costs of past runs, chosen once (the method page says why): the hours the run's
 sources give, at the on-demand price of its chip in the year it ran, from the providers the book
-has for that chip; the central figure is the hours its sources report at the cheaper of those
-prices, the range goes from the fewest hours at the cheaper price to the most at the dearer; the
-same work on today's H100s at today's prices is a sensitivity, beside it.
+has for that chip. One footing for every run: the central figure is the fewest hours its sources
+give for the final run (the hours of computation it needed: OPT's and LLaMA's in the LLaMA paper's
+table, PaLM's model FLOPs at its model FLOPs utilisation) at the cheaper of those prices, so it is
+the low end of the range; the top of the range is the most hours its sources give (every hour of
+the run's calendar, downtime and repeated steps included) at the dearer price. GPT-3 has one count
+of hours (Epoch AI's), so its range spans the prices alone. The same work on today's H100s at
+today's prices is a sensitivity, beside it. How an article's cost is judged (against every basis
+the book computes and every published estimate redone) is lib.core.span's policy, not this one figure.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from lib.chapters import budget, compute, costs, epoch
+from lib.chapters import budget, compute, costs, epoch, runs
 from lib.core.figure import Figure
+from lib.core.span import BOOK, Basis
 from lib.core.inputs import Inputs
 from lib.core.words import words
 
@@ -158,7 +164,7 @@ def gpt3_on_demand(i: Inputs) -> tuple[float, dict[str, tuple[str, float]]]:
 
 
 def _run_basis(i: Inputs, run: str) -> dict:
-    """A run's hours (the reported central figure and the range), its on-demand prices and their
+    """A run's hours (the central figure, the fewest its sources give, and the range), its on-demand prices and their
     years, and today's sensitivity (None where the chip's peak is not in the book's inputs)."""
     if run == "gpt3":
         hours, prices = gpt3_on_demand(i)
@@ -166,9 +172,8 @@ def _run_basis(i: Inputs, run: str) -> dict:
         return {"hours": hours, "span": (hours, hours), "prices": (min(values), max(values)),
                 "days": [d for d, _ in prices.values()], "today": None, "unit": "GPU-hour"}
     span = costs.hour_intervals(i)[run]
-    reported = costs.flops_rows(i)[run]["hours"]
     price_names = {"palm": ("tpu_v4_price_on_demand",)}.get(run, ("azure_a100_2022_on_demand", "aws_a100_2022_on_demand"))
-    return {"hours": reported, "span": span, "prices": costs.price_intervals(i)[run]["on_demand"],
+    return {"hours": span[0], "span": span, "prices": costs.price_intervals(i)[run]["on_demand"],
             "days": [i[n].seen for n in price_names], "today": costs.cost_intervals(i)[run]["today"],
             "unit": "chip-hour" if run == "palm" else "GPU-hour"}
 
@@ -213,6 +218,36 @@ def past_run(i: Inputs, run: str) -> Answer:
     if b["today"] is not None:
         parts["today"] = Figure.between(*b["today"], **money)
     return Answer(f"run_{run}", central, span, parts)
+
+
+# What each of the book's bases measures, and each published method redone by its publisher's own
+# (Epoch AI's cloud method prices committed use; its amortised method, owning the hardware).
+BOOK_BASES = (("one_year", "commitment"), ("three_year", "commitment"), ("today", "list"))
+PUBLISHED_BASES = (("epoch", "cloud", "commitment"), ("epoch", "capex_energy", "owning"))
+
+
+def evidence(i: Inputs, run: str) -> tuple[Basis, ...]:
+    """Every figure the evidence gives for a run's cost (lib.core.span's policy): the book's answer
+    (on-demand list prices of the run's year), its commitment and today's bases, and every estimate
+    published for the run and redone by its publisher's method (lib.chapters.published), as the
+    publisher states it. MosaicML's model: the book's A100-hours at the 2022 A100 tiers (no one
+    publishes a method for it that the book can redo)."""
+    money = {"unit": "USD", "decimals": 1}
+    if run == "mosaic":
+        hours = runs.mosaic_a100_hours(i)
+        prices = costs.price_intervals(i)["llama"]
+        return tuple(Basis(tier, Figure.between(*costs.interval_product((hours, hours), prices[tier]), **money),
+                           "list" if tier == "on_demand" else "commitment", BOOK)
+                     for tier in ("on_demand", "one_year", "three_year"))
+    bases = [Basis("on_demand", past_run(i, run).span, "list", BOOK, headline=True)]
+    tiers = costs.cost_intervals(i).get(run, {})
+    bases += [Basis(tier, Figure.between(*tiers[tier], **money), measures, BOOK) for tier, measures in BOOK_BASES if tier in tiers]
+    data = epoch.load()
+    bases += [Basis(f"{who}_{method}", Figure.of(epoch.published(run, method, data), **money), measures, who)
+              for who, method, measures in PUBLISHED_BASES if data.published[epoch.MODEL_OF_RUN[run]].get(epoch.PUBLISHED_COLUMN[method])]
+    if run == "palm":  # the AI Index's figure, Epoch AI's cloud method with the data of that edition
+        bases.append(Basis("aiindex", i["aiindex_palm_cost"].figure(**money), "commitment", "aiindex"))
+    return tuple(bases)
 
 
 def project_llama(i: Inputs) -> Answer:

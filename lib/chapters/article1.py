@@ -141,7 +141,7 @@ def opt_effective_gpu_hours(i) -> tuple[float, float, float]:
     )
 
 
-@recomputes("A1-opt-duration")
+@recomputes("A1-opt-duration", calculated=True)
 def opt_duration(i, c):
     effective_days = i.opt_llama_table_gpu_hours / i.opt_gpus / compute.HOURS_PER_DAY
     return Recomputed(
@@ -156,7 +156,7 @@ def opt_duration(i, c):
     )
 
 
-@recomputes("A1-opt-year")
+@recomputes("A1-opt-year", calculated=True)
 def opt_year(i, c):
     return Recomputed(
         Figure.between(i.opt_run_start.year, i.opt_run_end.year, "calendar-year"),
@@ -176,7 +176,7 @@ def article_opt_gpu_hours(c) -> float:
     return compute.gpu_hours(a["gpus"], a["hours_per_day"] * a["days"])
 
 
-@recomputes("A1-opt-gpu-hours")
+@recomputes("A1-opt-gpu-hours", calculated=True)
 def opt_gpu_hours(i, c):
     effective = opt_effective_gpu_hours(i)
     article = article_opt_gpu_hours(c)
@@ -223,10 +223,11 @@ def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
 def opt_cost(i, c):
     cost = {name: compute.rental_cost(hours, price) for name, hours, price in opt_cost_scenarios(i, c)}
     answer = answers.past_run(i, "opt")
-    # Judged on the book's one basis for past runs (lib.chapters.answers): the run's hours at the on-demand
-    # prices of the year it ran. Today's Lambda prices are a sensitivity the card shows beside it.
-    return Recomputed(
-        answer.span,
+    # Judged against the span of the evidence (lib.core.span): the book's answer (the run's hours at the
+    # on-demand prices of the year it ran) is one basis of it, beside the commitments, today's prices and
+    # Epoch AI's estimates.
+    return Recomputed.against(
+        answers.evidence(i, "opt"),
         as_stated=Figure.of(cost["article"], "USD", decimals=2),
         figures={
             "answer": answer.as_figure(),
@@ -297,7 +298,7 @@ def last_day_at_rate(low: float, high: float, before: dt.date) -> dt.date | None
     return None
 
 
-@recomputes("A1-budget-eur-usd")
+@recomputes("A1-budget-eur-usd", calculated=True)
 def budget_eur_usd(i, c):
     # The article mentions gpt-oss: it was written after gpt-oss's card, and before the ECB's last rate here.
     stated = c["A1-budget-eur-usd"].stated
@@ -322,7 +323,7 @@ def budget_eur_usd(i, c):
     )
 
 
-@recomputes("A1-budget-hours")
+@recomputes("A1-budget-hours", calculated=True)
 def budget_hours(i, c):
     usd = budget_usd(i)
     return Recomputed(
@@ -338,7 +339,7 @@ def budget_hours(i, c):
     )
 
 
-@recomputes("A1-frontier-fraction")
+@recomputes("A1-frontier-fraction", calculated=True)
 def frontier_fraction(i, c):
     cluster_per_hour = compute.rental_cost(compute.gpu_hours(i.opt_gpus, 1), i.lambda_h100_sxm_8x)
     hours = compute.hours_bought(budget_usd(i), cluster_per_hour)
@@ -372,7 +373,7 @@ def orders_of_magnitude(*values: float) -> list[int]:
     return [math.floor(math.log10(compute._number("value", v))) for v in values]
 
 
-@recomputes("A1-three-scales")
+@recomputes("A1-three-scales", calculated=True)
 def three_scales(i, c):
     # Parameters each operation trains on GPT-3 175B: pretraining and full fine-tuning all of them.
     trained = {"pretraining": i.gpt3_full_ft_trainable, "full": i.gpt3_full_ft_trainable, "lora": lora_params(i)}
@@ -399,7 +400,7 @@ def three_scales(i, c):
     )
 
 
-@recomputes("A1-laptop")
+@recomputes("A1-laptop", calculated=True)
 def laptop(i, c):
     flops = compute.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
     utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
@@ -502,7 +503,7 @@ def lora_quality_ratios(i) -> dict[tuple[str, str], float]:
             for row in LORA_T4_ROWS for m in LORA_T4_METRICS}
 
 
-@recomputes("A1-lora-quality")
+@recomputes("A1-lora-quality", calculated=True)
 def lora_quality(i, c):
     ratios = lora_quality_ratios(i)
     (worst_row, worst_metric), worst = min(ratios.items(), key=lambda kv: kv[1])

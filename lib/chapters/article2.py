@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 from lib.chapters import answers
-from lib.chapters.runs import llama_project_gpu_hours, palm_chip_hours
+from lib.chapters.runs import llama_project_gpu_hours, llama_utilisation, mosaic_a100_hours, palm_chip_hours  # noqa: F401  (mosaic_a100_hours: the rental calculator reads it here)
 from lib.chapters import compute
 from lib.chapters import epoch
 from lib.core.claims import Recomputed, recomputes
@@ -30,7 +30,7 @@ def dgx_gpus(i, c):
     )
 
 
-@recomputes("A2-dgx-memory")
+@recomputes("A2-dgx-memory", calculated=True)
 def dgx_memory(i, c):
     # A DGX Cloud instance is an H100 node (launch reports); the A100 node is shown beside it.
     h100_node = i.dgx_h100_gpus * i.h100_sxm_memory
@@ -52,7 +52,7 @@ def dgx_price_eur(i) -> float:
     return compute.convert(i.dgx_cloud_price_month, i.dgx_cloud_price_currency, "EUR", i.dgx_cloud_announced)
 
 
-@recomputes("A2-dgx-price")
+@recomputes("A2-dgx-price", calculated=True)
 def dgx_price(i, c):
     day = i.dgx_cloud_announced
     per_gpu_hour = dgx_price_per_gpu_hour(i)
@@ -118,9 +118,9 @@ def palm_cost(i, c):
     mid = compute.rental_cost(hours["reported"], i.tpu_v4_price_1yr)
     money = {"unit": "USD", "decimals": 1}
     answer = answers.past_run(i, "palm")
-    # Judged on the book's one basis for past runs (lib.chapters.answers); the article's range is Heim's estimate.
-    return Recomputed(
-        answer.span,
+    # Judged against the span of the evidence (lib.core.span); the article's range is Heim's estimate.
+    return Recomputed.against(
+        answers.evidence(i, "palm"),
         as_stated=i["heim_palm_cost"].figure(**money),
         figures={
             "answer": answer.as_figure(),
@@ -157,15 +157,16 @@ def llama_final_run_days(i) -> float:
 @recomputes("A2-llama-cost")
 def llama_cost(i, c):
     hours = i.llama_65b_gpu_hours
-    # Judged on the book's one basis for past runs (lib.chapters.answers): the 2022 on-demand A100 prices;
-    # the committed-use prices are shown beside it, not mixed into the range.
+    # Judged against the span of the evidence (lib.core.span): the book's answer (the 2022 on-demand A100
+    # prices) is one basis of it, beside the commitments, today's prices and Epoch AI's estimates.
     answer = answers.past_run(i, "llama")
     project = llama_project_gpu_hours(i)
     money = {"unit": "USD", "decimals": 1}
-    return Recomputed(
-        answer.span,
+    return Recomputed.against(
+        answers.evidence(i, "llama"),
         figures={
             "answer": answer.as_figure(),
+            "on_demand": answer.span,
             "params": Figure.of(i.llama_65b_params, "parameter", compact=True, decimals=0),
             "gpu_hours": Figure.of(hours, "GPU-hour"),
             "where": source_place(i, "llama_65b_gpu_hours"),
@@ -192,7 +193,7 @@ def llama_cost(i, c):
     )
 
 
-@recomputes("A2-llama-days")
+@recomputes("A2-llama-days", calculated=True)
 def llama_days(i, c):
     return Recomputed(
         Figure.of(llama_final_run_days(i), "day", decimals=1),
@@ -224,31 +225,20 @@ def llama_gpus(i, c):
 
 # ---------------------------------------------------------------- cheaper newcomers
 
-def llama_utilisation(i) -> float:
-    """LLaMA-65B's model FLOPs utilisation on A100s, from its measured throughput:
-    6 × parameters × tokens/s per GPU, over the A100's bf16 peak."""
-    achieved = compute.training_flops(i.llama_65b_params, i.llama_tokens_per_sec_per_gpu, i.flops_per_param_token)
-    return achieved / i.a100_bf16_peak
-
-
-def mosaic_a100_hours(i) -> float:
-    """A100-hours of MosaicML's GPT-3-quality model: 6ND at LLaMA 65B's measured utilisation."""
-    flops = compute.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
-    return compute.flops_to_device_hours(flops, i.a100_bf16_peak, llama_utilisation(i))
-
-
 @recomputes("A2-mosaic")
 def mosaic(i, c):
     flops = compute.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
     utilisation = llama_utilisation(i)
     a100_hours = mosaic_a100_hours(i)
-    on_demand = answers.on_demand_span((a100_hours, a100_hours), answers.a100_on_demand(i))
-    # Judged on the book's one basis for past runs (lib.chapters.answers): its A100-hours at the on-demand
-    # prices of the year MosaicML published; MosaicML's own figure is what the article's words rest on.
-    return Recomputed(
-        on_demand,
+    bases = answers.evidence(i, "mosaic")
+    # Judged against the span of the evidence (lib.core.span): its A100-hours at the 2022 A100 prices, on
+    # demand (the book's basis for past runs) and with commitments; MosaicML's own figure is what the
+    # article's words rest on.
+    return Recomputed.against(
+        bases,
         as_stated=Figure.of(i.mosaic_cost, "USD"),
         figures={
+            "on_demand": next(b.figure for b in bases if b.key == "on_demand"),
             "on_demand_price": Figure.between(*answers.a100_on_demand(i), "USD/GPU-hour"),
             "params": Figure.of(i.mosaic_params, "parameter", compact=True, decimals=0),
             "tokens": Figure.of(i.mosaic_tokens, "token", compact=True, decimals=0),

@@ -28,3 +28,16 @@ def palm_chip_hours(i) -> dict[str, float]:
 
 def llama_project_gpu_hours(i) -> float:
     return compute.gpu_hours(i.llama_gpus, compute.months_to_hours(i.llama_project_months))
+
+
+def llama_utilisation(i) -> float:
+    """LLaMA-65B's model FLOPs utilisation on A100s, from its measured throughput:
+    6 × parameters × tokens/s per GPU, over the A100's bf16 peak."""
+    achieved = compute.training_flops(i.llama_65b_params, i.llama_tokens_per_sec_per_gpu, i.flops_per_param_token)
+    return achieved / i.a100_bf16_peak
+
+
+def mosaic_a100_hours(i) -> float:
+    """A100-hours of MosaicML's GPT-3-quality model: 6ND at LLaMA 65B's measured utilisation."""
+    flops = compute.training_flops(i.mosaic_params, i.mosaic_tokens, i.flops_per_param_token)
+    return compute.flops_to_device_hours(flops, i.a100_bf16_peak, llama_utilisation(i))

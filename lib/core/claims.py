@@ -17,6 +17,7 @@ import string
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from lib.core import span as evidence_span
 from lib.core.figure import Figure
 from lib.core.phrases import shown
 from lib.core.inputs import Inputs, bib_keys, read_tables
@@ -67,12 +68,25 @@ class Mismatch:
 class Recomputed:
     """What the sources give (`sourced`), what the article's own inputs give
     (`as_stated`, when the article shows its arithmetic), the source side of each
-    mismatch (`facts`), and named figures that the context text quotes."""
+    mismatch (`facts`), and named figures that the context text quotes.
+
+    `calculated`: the sourced figure is the book's own calculation from what the sources state,
+    not a figure a source states (its card says "The book's calculation", never "The sources
+    give"; lib.chapters.verdicts refuses an uncalculated figure that is no input's value).
+    `evidence`: for a cost, every basis it is judged against (lib.core.span); `sourced` is then
+    their span."""
 
     sourced: Figure | None
     as_stated: Figure | None = None
     figures: Mapping[str, Figure] = dataclasses.field(default_factory=dict)
     facts: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    calculated: bool = False
+    evidence: tuple[evidence_span.Basis, ...] = ()
+
+    @classmethod
+    def against(cls, bases, **rest) -> "Recomputed":
+        """A cost judged against the span of the evidence (lib.core.span)."""
+        return cls(evidence_span.span(bases), evidence=tuple(bases), **rest)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -211,6 +225,8 @@ def judge(claim: Claim, result: Recomputed, secondary: tuple[str, ...] = ()) -> 
 
     - no primary source gives a figure (none at all, or the sourced figure rests on
       `secondary` inputs, known only from reports of their source): unverified;
+    - a cost with its `evidence`: agreeing means lying inside the span of the evidence
+      (lib.core.span), widened by the tolerance;
     - the sources agree with the stated figure: holds, or context while a recorded
       mismatch (currency, hardware, wall clock, ...) has two different sides;
     - they disagree, but the article's own inputs give its figure and a mismatch
@@ -220,9 +236,13 @@ def judge(claim: Claim, result: Recomputed, secondary: tuple[str, ...] = ()) -> 
     if result.sourced is None or secondary:
         return "unverified", ()
     active = active_mismatches(claim, result)
-    if agrees(claim.stated, result.sourced, claim.tolerance):
+    if result.evidence:
+        fits = evidence_span.inside(claim.stated, result.evidence, claim.tolerance)
+    else:
+        fits = agrees(claim.stated, result.sourced, claim.tolerance)
+    if fits:
         return ("context" if active else "holds"), active
-    if active and result.as_stated is not None and agrees(claim.stated, result.as_stated, claim.tolerance):
+    if active and not result.evidence and result.as_stated is not None and agrees(claim.stated, result.as_stated, claim.tolerance):
         return "context", active
     return "wrong", ()
 
@@ -233,11 +253,20 @@ Recompute = Callable[[Inputs, Mapping[str, Claim]], Recomputed]
 RECOMPUTE: dict[str, Recompute] = {}
 
 
-def recomputes(claim_id: str):
+def recomputes(claim_id: str, *, calculated: bool = False):
+    """Register the function that recomputes a claim. `calculated`: its sourced figure is the book's
+    own calculation from what the sources state (a sum, a conversion, a rate), not a figure a source
+    states; the card then says so (lib.core.sentences.sourced)."""
     def register(fn: Recompute) -> Recompute:
         if claim_id in RECOMPUTE:
             raise ValueError(f"claim {claim_id} has two recompute functions")
-        RECOMPUTE[claim_id] = fn
+
+        @functools.wraps(fn)
+        def declared(inputs, claims):
+            result = fn(inputs, claims)
+            return dataclasses.replace(result, calculated=True) if calculated else result
+
+        RECOMPUTE[claim_id] = declared
         return fn
 
     return register

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from lib.core import span as evidence_span
 from lib.core.claims import Checked, agrees
 from lib.core.figure import Figure
 
@@ -98,11 +99,25 @@ def distance(checked: Checked) -> Distance | None:
         figure = checked.figures()[named["figure"]]
         return Distance("claim", figure, abs(math.log(figure.value)) if figure.value > 0 else math.inf)
     claim, sourced = checked.claim, checked.result.sourced
+    if checked.result.evidence:
+        return _from_span(checked)
     # A bound the sources meet ("less than $500,000": $450,000) is no distance; nor are the same words.
     if (claim.stated.is_bound or not claim.stated.is_number) and agrees(claim.stated, sourced, claim.tolerance):
         return Distance("met" if claim.stated.is_bound else "within", None, 0.0)
     found = between(claim.stated, sourced, claim.kind == "count")
     return found if found is not None else Distance("different", None, math.inf)
+
+
+def _from_span(checked: Checked) -> Distance:
+    """A cost judged against the span of the evidence (lib.core.span): inside it, no distance (the
+    label says what the figure matches); outside, the ratio to the span's nearest end."""
+    claim, whole = checked.claim, checked.result.sourced
+    if evidence_span.inside(claim.stated, checked.result.evidence, claim.tolerance):
+        return Distance("span", None, 0.0)
+    s_low, s_high = _ends(claim.stated)
+    if s_low > whole.high:
+        return _ratio(s_low / whole.high, s_high / whole.high)
+    return _ratio(s_low / whole.low, s_high / whole.low)
 
 
 def furthest_first(checked: list[Checked]) -> list[tuple[Checked, Distance]]:

@@ -4,7 +4,10 @@ lines, each mismatch, the distance, and a summary of many claims, the furthest f
 
 from __future__ import annotations
 
+import dataclasses
+
 from lib.core import fmt
+from lib.core import span as evidence_span
 from lib.core.claims import Checked, Mismatch, render
 from lib.core.distance import Distance, distance, furthest_first
 from lib.core.phrases import article_quote, capital, contract, fact, join, plural, shown
@@ -39,32 +42,81 @@ def stated_cell(checked: Checked, lang: str) -> str:
 
 
 def sourced(checked: Checked, lang: str) -> tuple[str, str]:
-    """The label and the value of what the sources give: the primary sources' figure, the
-    secondary ones' (for a claim they leave unverified), or none (no figure, or, for a claim of
-    words, no such words); the book's calculation, where the claim says what the sources give
-    apart from it (`given`)."""
+    """The label and the value of the figure a claim is checked against: the primary sources'
+    figure, the secondary ones' (for a claim they leave unverified), or none (no figure, or, for a
+    claim of words, no such words); the book's calculation, where the figure is the book's own
+    (`calculated`, or a claim that says what the sources give apart from it, `given`); the span of
+    the estimates, for a cost judged against the evidence (lib.core.span)."""
     w, figure = words(lang)["card"], checked.result.sourced
     if figure is None:
         return w["primary"], w["none_text" if checked.claim.stated.text is not None else "none"]
-    if checked.claim.given is not None:
+    if checked.result.evidence:
+        return words(lang)["span"]["label"], shown(figure, lang)
+    if is_calculated(checked):
         return w["calculated"], shown(figure, lang)
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
 
 
+def is_calculated(checked: Checked) -> bool:
+    """Whether the figure checked is the book's own calculation, not one a source states."""
+    return checked.result.calculated or checked.claim.given is not None
+
+
+def _basis(b: evidence_span.Basis, lang: str) -> str:
+    w = words(lang)
+    what, figure = w["span"]["basis"][b.key], shown(b.figure, lang)
+    if b.by != evidence_span.BOOK:
+        return w["span"]["by"].format(who=w["published"]["who"][b.by], figure=figure, what=what)
+    return w["span"]["answer" if b.headline else "item"].format(figure=figure, what=what)
+
+
 def given(checked: Checked, lang: str) -> tuple[str, str] | None:
     """The label and the words of what the sources give, where the figure checked is the book's
-    own calculation from them (None for the others, whose figure is the sources')."""
+    own calculation from them (None for the others, whose figure is the sources'); for a cost
+    judged against the evidence, every published estimate of its span, each with who gives it."""
+    if checked.result.evidence:
+        published = [_basis(b, lang) for b in checked.result.evidence if b.by != evidence_span.BOOK]
+        return (words(lang)["card"]["sourced"], capital("; ".join(published))) if published else None
     text = checked.given(lang)
     return None if text is None else (words(lang)["card"]["sourced"], text)
 
 
+def calculation(checked: Checked, lang: str) -> tuple[str, str] | None:
+    """For a cost judged against the evidence, the label and the words of the book's own
+    recomputations of its span, the book's answer first (None for the others)."""
+    ours = [_basis(b, lang) for b in checked.result.evidence if b.by == evidence_span.BOOK]
+    return (words(lang)["card"]["calculated"], "; ".join(ours)) if ours else None
+
+
 def sourced_cell(checked: Checked, lang: str) -> str:
     """The figure the claim is checked against, as a list or a table cell gives it alone: said to be
-    the book's calculation where it is."""
+    the book's calculation, or the span of the estimates, where it is."""
     value = sourced(checked, lang)[1]
-    if checked.claim.given is not None and checked.result.sourced is not None:
+    if checked.result.sourced is None:
+        return value
+    if checked.result.evidence:
+        return words(lang)["span"]["cell"].format(figure=value)
+    if is_calculated(checked):
         return words(lang)["card"]["calculated_cell"].format(figure=value)
     return value
+
+
+def _measures(bases, lang: str) -> str:
+    """What the bases measure, each once, in the order of lib.core.span.MEASURES."""
+    kinds = [m for m in evidence_span.MEASURES if any(b.measures == m for b in bases)]
+    return join([words(lang)["span"]["measures"][m] for m in kinds], lang)
+
+
+def _span_parts(checked: Checked, lang: str) -> dict[str, str]:
+    bases = checked.result.evidence
+    low = min(bases, key=lambda b: b.figure.low)
+    high = max(bases, key=lambda b: b.figure.high)
+    found = evidence_span.matched(checked.claim.stated, bases, checked.claim.tolerance)
+    below, above = evidence_span.neighbours(checked.claim.stated, bases)
+    return {"low": shown(dataclasses.replace(low.figure, high=low.figure.low), lang), "low_what": _measures([low], lang),
+            "high": shown(dataclasses.replace(high.figure, low=high.figure.high), lang), "high_what": _measures([high], lang),
+            "matched": _measures(found, lang), "found": bool(found),
+            "below": _measures([below], lang) if below else "", "above": _measures([above], lang) if above else ""}
 
 
 def distance_text(checked: Checked, lang: str, found: Distance | None = None) -> str:
@@ -73,6 +125,9 @@ def distance_text(checked: Checked, lang: str, found: Distance | None = None) ->
     found = distance(checked) if found is None else found
     if found is None:
         return ""
+    if found.kind == "span":
+        parts = _span_parts(checked, lang)
+        return words(lang)["span"]["distance" if parts["found"] else "distance_between"].format(**parts)
     if found.kind == "claim":
         return render(checked.claim.distance[lang], checked.figures(), lang, checked.claim.id)
     template = words(lang)["distance"][found.kind]
@@ -96,6 +151,8 @@ def label(checked: Checked, lang: str) -> str:
     if found is None:
         return verdict
     w = words(lang)["label"]
+    if checked.result.evidence:
+        return _span_label(checked, found, verdict, lang)
     if found.kind in ("within", "met"):
         return w["inside"].format(verdict=verdict, what=_what(checked, lang))
     if found.kind in ABOVE + BELOW:
@@ -107,6 +164,22 @@ def label(checked: Checked, lang: str) -> str:
         return w["claimed"].format(verdict=verdict, stated=claim.stated.format(lang),
                                    sourced=checked.result.sourced.format(lang), size=size)
     return w["apart"].format(verdict=verdict)
+
+
+def _span_label(checked: Checked, found, verdict: str, lang: str) -> str:
+    """The label of a cost judged against the evidence: inside its span, what the article's figure
+    matches (renting at list price, with a commitment, owning) and the context it needs; outside,
+    which way and how far from the nearest end."""
+    w = words(lang)["span"]
+    if found.kind == "span":
+        parts = _span_parts(checked, lang)
+        if not parts["found"]:
+            return w["between"].format(verdict=verdict, below=parts["below"], above=parts["above"])
+        if checked.mismatches:
+            return w["inside_what"].format(verdict=verdict, measures=parts["matched"], what=_what(checked, lang))
+        return w["inside"].format(verdict=verdict, measures=parts["matched"])
+    size = words(lang)["label"]["size"][found.kind].format(figure=found.figure.format(lang))
+    return w["above" if found.kind in ABOVE else "below"].format(verdict=verdict, size=size)
 
 
 def mismatch(m: Mismatch, checked: Checked, lang: str) -> str:

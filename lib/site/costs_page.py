@@ -191,8 +191,8 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
         page.glue(f"costs.epoch_steps.{method}", Markdown(epoch_steps_markdown(method, lang)), display=False)
     for verdict in ("holds", "context", "wrong"):
         page.glue(f"costs.pub.label.{verdict}", verdict_label(verdict, lang), display=False)
-    # The table's unverified figures are those the book could not redo (lib.chapters.published.Row.verdict_label).
-    page.glue("costs.pub.label.unverified", words(lang)["published"]["not_redone"]["label"], display=False)
+    # The verdicts of the table, counted as its rows show them (lib.chapters.published.Row.verdict_label).
+    page.glue("costs.pub.verdicts", table_counts(rows, lang), display=False)
     for r in rows:
         page.glue(f"costs.pub.{r.key}.verdict", r.verdict_label(lang), display=False)
         # The verdict's code beside its label: the corrections log reads a relabelled verdict as the same.
@@ -214,6 +214,20 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     page.glue("costs.epoch.palm_counted", w["counted"][compare(palm["counted"], palm["paper"])].format(share=share),
               display=False)
     return figures
+
+
+def table_counts(rows: list[Row], lang: str) -> str:
+    """The table's verdicts counted as its rows show them, one group per label, holds first and the
+    figures without a verdict last ("Holds, 16; Needs context, 3; Not redone, 3; No primary source,
+    1"): the count the chapter's summary states is the table's own."""
+    order = ("holds", "context", "wrong", "not_redone", "unverified")
+    counts: dict[str, list] = {}
+    for r in rows:
+        label = r.verdict_label(lang)
+        code = r.checked.verdict if label == r.checked.verdict_label(lang) else "not_redone"
+        label = words(lang)["published"]["not_redone"]["label"] if code == "not_redone" else label
+        counts.setdefault(code, [label, 0])[1] += 1
+    return "; ".join(f"{counts[code][0]}, {fmt.number(counts[code][1], lang)}" for code in order if code in counts)
 
 
 def published_csv(lang: str, i: Inputs | None = None) -> str:

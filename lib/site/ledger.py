@@ -152,7 +152,8 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([head[k] for k in KEYS] + ["verdict_code", "stated_low", "stated_high", "recomputed_low",
                                                "recomputed_high", "unit", "source_keys", "kind", "tolerance",
-                                               "mismatch_dimensions", "secondary_inputs", "distance_magnitude"])
+                                               "mismatch_dimensions", "secondary_inputs", "distance_magnitude",
+                                               "recomputed_by"])
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
         sources = "; ".join(citation(key, lang) for key in row["sources"])
@@ -162,8 +163,16 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
                            " ".join(row["sources"]), c.claim.kind, repr(c.claim.tolerance),
                            " ".join(m.dimension for m in c.mismatches), " ".join(c.secondary),
-                           "" if apart is None else repr(apart.magnitude)])
+                           "" if apart is None else repr(apart.magnitude), recomputed_by(c)])
     return out.getvalue()
+
+
+def recomputed_by(c: Checked) -> str:
+    """Who gives the figure the claim is checked against: "source" (a figure a source states),
+    "book" (the book's own calculation) or "span" (a cost's span of the evidence, lib.core.span)."""
+    if c.result.evidence:
+        return "span"
+    return "book" if sentences.is_calculated(c) else "source"
 
 
 def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, float | None]]:

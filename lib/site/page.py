@@ -88,9 +88,9 @@ def card(checked: Checked, lang: str) -> str:
     w, claim = words(lang)["card"], checked.claim
     label, value = sentences.sourced(checked, lang)
     lines = [_line(w["stated"], sentences.stated(checked, lang))]
-    given = sentences.given(checked, lang)
-    if given is not None:
-        lines.append(_line(*given))
+    for line in (sentences.given(checked, lang), sentences.calculation(checked, lang)):
+        if line is not None:
+            lines.append(_line(*line))
     lines.append(_line(label, value))
     apart = sentences.distance_text(checked, lang)
     if apart:
