@@ -112,13 +112,17 @@ def budget_buys(i: Inputs) -> Answer:
 
 
 def full_ft_fits(i: Inputs) -> Answer:
-    """Whether a full fine-tuning of LLaMA 7B fits one H100: its peak by the planner (the budget chapter's table)."""
-    row = _row(i, "full", "llama7b")
+    """Whether a full fine-tuning of LLaMA 7B fits one H100, in both precisions: its peak by the planner in
+    mixed precision (the budget chapter's table, the central figure) and with everything in bf16 (the
+    range's other end)."""
+    row, bf16 = _row(i, "full", "llama7b"), budget.full_bf16(i, "llama7b")
     memory = Figure.memory(row["memory"])
-    return Answer("full_ft_fits", memory, memory, {
+    return Answer("full_ft_fits", memory, Figure.between(bf16["memory"], row["memory"], "GB", decimals=1), {
         "memory": memory,
         "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "fits": _word("fits" if row["fits"] else "no_fit"),
+        "bf16_memory": Figure.memory(bf16["memory"]),
+        "bf16_fits": _word("fits" if bf16["fits"] else "no_fit"),
     })
 
 

@@ -250,8 +250,8 @@ def korthikanti_activations(i: Inputs, recomputation: str = "none") -> float:
 
 
 # The chapter's models as the planner knows them (lib/data/models), and its jobs as the planner's methods:
-# full training in mixed precision (fp32 weights, gradients and Adam's states, 16 bytes a parameter as in
-# ZeRO, and autocast's bf16 copy); LoRA and QLoRA with the LoRA paper's adapters (W_q and W_v).
+# full training in mixed precision (fp32 weights, gradients and Adam's states, 4 + 4 + 8 bytes a parameter:
+# ZeRO's 16, split otherwise than its 2 + 2 + 12; and autocast's bf16 copy); LoRA and QLoRA with the LoRA paper's adapters (W_q and W_v).
 PLANNED = {"gpt2": "gpt2", "llama7b": "llama-7b", "llama65b": "llama-65b"}
 METHOD = {"pretrain": "full-mixed", "full": "full-mixed", "lora": "lora", "qlora": "qlora"}
 
@@ -523,8 +523,8 @@ def _model(name: str) -> plan_shapes.Shape:
 def planner_jobs(i: Inputs) -> dict[str, plan_memory.Job]:
     """Each published figure's configuration as a job of the planner (lib.plan.memory.Job), from the
     publication's own settings (the inputs named in each row's locator):
-    - ZeRO: GPT-2 in mixed precision (ZeRO's 16 bytes a parameter: the per-parameter figure is what the
-      paper sums, for its 1.5B parameters);
+    - ZeRO: GPT-2 in mixed precision (the planner's 4 + 4 + 8 bytes a parameter, the same 16 as ZeRO's
+      2 + 2 + 12: the per-parameter figure is what the paper sums, for its 1.5B parameters);
     - the LoRA paper: GPT-3 175B (gpt3_config); full fine-tuning with its weights and Adam's states in
       16 bits, as its 350 GB for LoRA (the 16-bit weights alone) implies; LoRA of rank lora_rank on W_q and
       W_v, which in GPT-2's modules are parts of the fused c_attn: an adapter on c_attn has r·(d + 3d)
@@ -770,6 +770,16 @@ def rented_full_ft(i: Inputs) -> dict:
             "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
+
+
+def full_bf16(i: Inputs, model: str) -> dict:
+    """A full fine-tuning of one of the chapter's models with everything in bf16 (the planner's full-bf16:
+    weights, gradients and AdamW's states of the weights' type), at the example's sequence and batch:
+    its peak (GB) and whether it fits one H100 SXM with the CUDA context."""
+    from lib.plan.gpus import load_gpus
+
+    memory = planned_memory(dataclasses.replace(chapter_job(i, "full", model), method="full-bf16"))
+    return {"memory": memory.total, "fits": plan_speed.fits(memory.total * 1e9, load_gpus()["h100-sxm"], i)}
 
 
 # ---------------------------------------------------------------- what the budget buys, and the ladder

@@ -107,6 +107,15 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "lora.paper_params_table": Figure.place(i["gpt3_full_ft_trainable"].locator),
         "lora.planner_params": Figure.of(budget.gpt3_planner_params(i), "parameter", compact=True, decimals=1),
         "bytes.full": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
+        # ZeRO's split of those bytes (fp16 weight, fp16 gradient, Adam's fp32 copy, momentum and variance),
+        # and the planner's, as autocast keeps them (fp32 weight, fp32 gradient, Adam's two fp32 states)
+        "bytes.zero_weight": Figure.of(i.bytes_fp16_weight, "byte"),
+        "bytes.zero_gradient": Figure.of(i.bytes_fp16_gradient, "byte"),
+        "bytes.zero_states": Figure.of(i.bytes_adam_states, "byte"),
+        "bytes.planner_weight": Figure.of(plan_memory.FULL_MIXED_BYTES["weights"], "byte"),
+        "bytes.planner_gradient": Figure.of(plan_memory.FULL_MIXED_BYTES["gradients"], "byte"),
+        "bytes.planner_states": Figure.of(plan_memory.FULL_MIXED_BYTES["optimizer"], "byte"),
+        "bytes.planner_full": Figure.of(sum(plan_memory.FULL_MIXED_BYTES.values()), "byte/parameter"),
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
         "qlora.full_mixed": _gb(q["full_mixed"]),
