@@ -220,14 +220,18 @@ def past_run(i: Inputs, run: str) -> Answer:
 
 
 def project_llama(i: Inputs) -> Answer:
-    """LLaMA's whole project (the paper's 2,048 GPUs for about five months) on the same basis."""
+    """LLaMA's whole project (the paper's 2,048 GPUs for about five months, and the hours its energy
+    stands for) on the same basis: the months at the cheaper price, across both hours and both prices."""
     project = costs.whole_project(i)
     low, high = project["cost_on_demand"]
-    return Answer("project_llama", Figure.of(low, "USD", decimals=1), Figure.between(low, high, "USD", decimals=1), {
+    return Answer("project_llama", Figure.of(project["cost_central"], "USD", decimals=1),
+                  Figure.between(low, high, "USD", decimals=1), {
         "span": Figure.between(low, high, "USD", decimals=1),
         "gpus": Figure.of(i.llama_gpus, "GPU"),
         "months": Figure.of(i.llama_project_months, "count"),
         "hours": Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "energy_hours": Figure.of(project["energy_gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "mwh": Figure.of(i.llama_project_mwh, "MWh"),
         "ratio": Figure.of(project["hours_ratio"], "times", decimals=1),
     })
 
