@@ -239,13 +239,18 @@ def job_recomputation(i: Inputs, job: str) -> str:
     return "full" if job in CHECKPOINTED_JOBS else "none"
 
 
-def korthikanti_activations(i: Inputs, recomputation: str = "none") -> float:
+def korthikanti_activations(i: Inputs, recomputation: str = "none", *, dropout: bool = True) -> float:
     """LLaMA 7B's activations (GB) by Korthikanti et al.'s formula (activations_gb: attention that
     stores its scores, GPT's feed-forward, every activation in 16 bits) at the example's sequence and batch,
     with every activation kept or with full recomputation: the formula the book used before its planner,
-    shown beside the planner's count."""
+    shown beside the planner's count. The formula counts dropout's masks and output; without dropout
+    (LLaMA's configurations set none) those bytes come off its coefficients."""
+    linear, attention = i.activation_linear_bytes, i.activation_attention_bytes
+    if not dropout:
+        linear -= i.activation_dropout_linear_bytes
+        attention -= i.activation_dropout_attention_bytes
     return activations_gb(EXAMPLE_SEQ_LEN, EXAMPLE_BATCH, i.llama7b_d_model, i.llama7b_heads, i.llama7b_layers,
-                          i.activation_linear_bytes, i.activation_attention_bytes, recomputation=recomputation,
+                          linear, attention, recomputation=recomputation,
                           checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
 
 

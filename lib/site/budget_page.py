@@ -161,6 +161,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "activation_attention": Figure.of(i.activation_attention_bytes, "count"),
         # Korthikanti et al.'s formula for LLaMA 7B, beside the planner's activations (its own and with eager attention)
         "korthikanti": _gb(budget.korthikanti_activations(i)),
+        "korthikanti_no_dropout": _gb(budget.korthikanti_activations(i, dropout=False)),
+        "korthikanti_linear": Figure.of(i.activation_linear_bytes, "count"),
+        "korthikanti_attention": Figure.of(i.activation_attention_bytes, "count"),
+        "korthikanti_dropout_linear": Figure.of(i.activation_dropout_linear_bytes, "count"),
+        "korthikanti_dropout_attention": Figure.of(i.activation_dropout_attention_bytes, "count"),
         "korthikanti_ckpt": _gb(budget.korthikanti_activations(i, recomputation="full")),
         "activations_eager": _gb(budget.planned_memory(dataclasses.replace(budget.chapter_job(i, "lora", "llama7b"),
                                                                            attention="eager")).activations),
