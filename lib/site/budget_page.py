@@ -133,6 +133,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.adapter_params": Figure.of(q["recipe"]["adapters"], "parameter", compact=True, decimals=0),
         "qlora.ffn": Figure.of(q["recipe"]["ffn"], "dimension", decimals=0),
         "qlora.ffn_paper": Figure.of(q["recipe"]["paper_ffn"], "dimension", decimals=0),
+        "qlora.ffn_rounded": Figure.of(q["recipe"]["ffn_rounded"], "dimension", decimals=0),
         "qlora.ffn_multiple": Figure.of(i.llama_ffn_multiple_of, "count"),
         "qlora.ffn_ratio": Figure.of(i.llama_ffn_ratio, "count", decimals=2),
         "qlora.seq_len": Figure.of(q["recipe"]["seq_len"], "token"),
