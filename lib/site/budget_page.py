@@ -34,6 +34,15 @@ RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price
           "paid_hours", "share", "headroom")
 
 
+def own_measured(n: int) -> Figure:
+    """How many of the book's own GPU measurements the table has, as a sentence in each language
+    (none yet, one, or n): the words' [budget] own_measured."""
+    def said(lang: str) -> str:
+        none, one, many = words(lang)["budget"]["own_measured"]
+        return (none if n == 0 else one if n == 1 else many).format(n=Figure.of(n, "count").format(lang))
+    return dataclasses.replace(Figure.says(said("en")), items_es=(said("es"),))
+
+
 def planner_weights(model: str, method: str) -> float:
     """The planner's weights (bytes) of a shipped model by a method: they depend on neither the sequence
     nor the attention."""
@@ -120,7 +129,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.full": _gb(q["full"]),
         "qlora.full_mixed": _gb(q["full_mixed"]),
         # the book's own GPU measurements in the table (lib/data/measured)
-        "measured.own": Figure.of(len(budget.own_measurements()), "count"),
+        "measured.own": own_measured(len(budget.own_measurements())),
         "qlora.full_bf16": _gb(q["full_bf16"]),
         "qlora.full_bytes": Figure.of(q["full_bytes"], "byte/parameter"),
         "qlora.full_bits": Figure.of(budget.PRECISION_BITS["bf16"], "count"),
