@@ -132,3 +132,14 @@ def test_bad_input_gives_a_clear_error():
                         (lambda: budget.ladder(I, {}), "the book's answer for llama65b, palm")]:
         with pytest.raises(ValueError, match=re.escape(words)):
             call()
+
+
+def test_full_fine_tuning_answers_both_precisions():
+    """Mixed precision and all-bf16 are judged apart: at LLaMA 7B's peaks (108.0 and 54.1 GB) an 80 GB H100
+    holds only the bf16 one; a GPU of 50 GB holds neither, one of 120 GB both."""
+    def fits(gb):
+        text = answers.full_ft_fits(I.replace("h100_sxm_memory", value=gb)).text("en")
+        return text.count("does not fit"), text.count(" fits")
+    assert fits(I.h100_sxm_memory) == (1, 1)
+    assert fits(50.0) == (2, 0)
+    assert fits(120.0) == (0, 2)

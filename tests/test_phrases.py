@@ -94,9 +94,9 @@ USD = "USD"
      "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
     ("A2-llama-cost", Figure.of(4e6, USD), Figure.between(4.2e6, 5.25e6, USD),
      "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
-    ("A1-opt-year", None, None, "la misma cifra que la de las fuentes, pero otra fecha",
-     "the same figure as the sources', but another date"),
-    ("A2-mosaic", None, None, "las fuentes cumplen la cota, pero otro alcance", "the sources meet the bound, but other scope"),
+    ("A1-opt-year", None, None, "las fuentes dan la misma cifra; la diferencia: otra fecha",
+     "the sources give the same figure; the difference: another date"),
+    ("A2-mosaic", None, None, "las fuentes cumplen la cota; la diferencia: otro alcance", "the sources meet the bound; the difference: other scope"),
 ])
 def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, stated, sourced, es, en):
     """The distance's sentence for each kind, on figures set here (whatever the committed data are)."""

@@ -118,13 +118,17 @@ def budget_buys(i: Inputs) -> Answer:
 
 
 def full_ft_fits(i: Inputs) -> Answer:
-    """Whether a full fine-tuning of LLaMA 7B fits one H100: its peak by the planner (the budget chapter's table)."""
-    row = _row(i, "full", "llama7b")
+    """Whether a full fine-tuning of LLaMA 7B fits one H100, in both precisions: its peak by the planner in
+    mixed precision (the budget chapter's table, the central figure) and with everything in bf16 (the
+    range's other end)."""
+    row, bf16 = _row(i, "full", "llama7b"), budget.full_bf16(i, "llama7b")
     memory = Figure.memory(row["memory"])
-    return Answer("full_ft_fits", memory, memory, {
+    return Answer("full_ft_fits", memory, Figure.between(bf16["memory"], row["memory"], "GB", decimals=1), {
         "memory": memory,
         "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "fits": _word("fits" if row["fits"] else "no_fit"),
+        "bf16_memory": Figure.memory(bf16["memory"]),
+        "bf16_fits": _word("fits" if bf16["fits"] else "no_fit"),
     })
 
 
@@ -251,14 +255,18 @@ def evidence(i: Inputs, run: str) -> tuple[Basis, ...]:
 
 
 def project_llama(i: Inputs) -> Answer:
-    """LLaMA's whole project (the paper's 2,048 GPUs for about five months) on the same basis."""
+    """LLaMA's whole project (the paper's 2,048 GPUs for about five months, and the hours its energy
+    stands for) on the same basis: the months at the cheaper price, across both hours and both prices."""
     project = costs.whole_project(i)
     low, high = project["cost_on_demand"]
-    return Answer("project_llama", Figure.of(low, "USD", decimals=1), Figure.between(low, high, "USD", decimals=1), {
+    return Answer("project_llama", Figure.of(project["cost_central"], "USD", decimals=1),
+                  Figure.between(low, high, "USD", decimals=1), {
         "span": Figure.between(low, high, "USD", decimals=1),
         "gpus": Figure.of(i.llama_gpus, "GPU"),
         "months": Figure.of(i.llama_project_months, "count"),
         "hours": Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "energy_hours": Figure.of(project["energy_gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "mwh": Figure.of(i.llama_project_mwh, "MWh"),
         "ratio": Figure.of(project["hours_ratio"], "times", decimals=1),
     })
 

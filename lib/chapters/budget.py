@@ -239,19 +239,24 @@ def job_recomputation(i: Inputs, job: str) -> str:
     return "full" if job in CHECKPOINTED_JOBS else "none"
 
 
-def korthikanti_activations(i: Inputs, recomputation: str = "none") -> float:
+def korthikanti_activations(i: Inputs, recomputation: str = "none", *, dropout: bool = True) -> float:
     """LLaMA 7B's activations (GB) by Korthikanti et al.'s formula (activations_gb: attention that
     stores its scores, GPT's feed-forward, every activation in 16 bits) at the example's sequence and batch,
     with every activation kept or with full recomputation: the formula the book used before its planner,
-    shown beside the planner's count."""
+    shown beside the planner's count. The formula counts dropout's masks and output; without dropout
+    (LLaMA's configurations set none) those bytes come off its coefficients."""
+    linear, attention = i.activation_linear_bytes, i.activation_attention_bytes
+    if not dropout:
+        linear -= i.activation_dropout_linear_bytes
+        attention -= i.activation_dropout_attention_bytes
     return activations_gb(EXAMPLE_SEQ_LEN, EXAMPLE_BATCH, i.llama7b_d_model, i.llama7b_heads, i.llama7b_layers,
-                          i.activation_linear_bytes, i.activation_attention_bytes, recomputation=recomputation,
+                          linear, attention, recomputation=recomputation,
                           checkpoint_bytes=i.activation_checkpoint_bytes if recomputation == "full" else None)
 
 
 # The chapter's models as the planner knows them (lib/data/models), and its jobs as the planner's methods:
-# full training in mixed precision (fp32 weights, gradients and Adam's states, 16 bytes a parameter as in
-# ZeRO, and autocast's bf16 copy); LoRA and QLoRA with the LoRA paper's adapters (W_q and W_v).
+# full training in mixed precision (fp32 weights, gradients and Adam's states, 4 + 4 + 8 bytes a parameter:
+# ZeRO's 16, split otherwise than its 2 + 2 + 12; and autocast's bf16 copy); LoRA and QLoRA with the LoRA paper's adapters (W_q and W_v).
 PLANNED = {"gpt2": "gpt2", "llama7b": "llama-7b", "llama65b": "llama-65b"}
 METHOD = {"pretrain": "full-mixed", "full": "full-mixed", "lora": "lora", "qlora": "qlora"}
 
@@ -379,12 +384,17 @@ def qlora_recipe(i: Inputs) -> dict:
     """QLoRA's own 65B recipe (Guanaco 65B, artidoro/qlora scripts/finetune_guanaco_65b.sh): rank 64
     on every linear layer of each block, sequences of at most the prompt's plus the answer's longest
     length (qlora.py joins them), one sequence per GPU, gradient checkpointing. LLaMA 65B's feed-forward
-    width is the paper's 2/3·4d (llama_ffn_ratio). Returns the settings and the adapters' count."""
+    width is its released configuration's (lib/data/models/llama-65b.json, the job the planner runs): the
+    paper's 2/3·4d (llama_ffn_ratio) rounded up to a multiple of llama_ffn_multiple_of, as Meta's code
+    does (`ffn_rounded`, which tests/test_budget.py holds equal to the configuration's). Returns the
+    settings and the adapters' count."""
     d, layers = i.llama65b_d_model, i.llama65b_layers
-    ffn = i.llama_ffn_ratio * d
+    ffn, paper_ffn = _model("llama-65b").intermediate, i.llama_ffn_ratio * d
+    multiple = _size("llama_ffn_multiple_of", i.llama_ffn_multiple_of, whole=True)
     adapters = all_linear_adapter_params(d, ffn, layers, i.qlora_65b_lora_rank, i.llama_attention_matrices,
                                          i.llama_ffn_matrices)
-    return {"ffn": ffn, "adapters": adapters, "rank": i.qlora_65b_lora_rank,
+    return {"ffn": ffn, "paper_ffn": paper_ffn, "ffn_rounded": multiple * math.ceil(int(paper_ffn) / multiple),
+            "adapters": adapters, "rank": i.qlora_65b_lora_rank,
             "seq_len": i.qlora_65b_source_len + i.qlora_65b_target_len, "batch": i.qlora_65b_batch}
 
 
@@ -523,8 +533,8 @@ def _model(name: str) -> plan_shapes.Shape:
 def planner_jobs(i: Inputs) -> dict[str, plan_memory.Job]:
     """Each published figure's configuration as a job of the planner (lib.plan.memory.Job), from the
     publication's own settings (the inputs named in each row's locator):
-    - ZeRO: GPT-2 in mixed precision (ZeRO's 16 bytes a parameter: the per-parameter figure is what the
-      paper sums, for its 1.5B parameters);
+    - ZeRO: GPT-2 in mixed precision (the planner's 4 + 4 + 8 bytes a parameter, the same 16 as ZeRO's
+      2 + 2 + 12: the per-parameter figure is what the paper sums, for its 1.5B parameters);
     - the LoRA paper: GPT-3 175B (gpt3_config); full fine-tuning with its weights and Adam's states in
       16 bits, as its 350 GB for LoRA (the 16-bit weights alone) implies; LoRA of rank lora_rank on W_q and
       W_v, which in GPT-2's modules are parts of the fused c_attn: an adapter on c_attn has r·(d + 3d)
@@ -770,6 +780,16 @@ def rented_full_ft(i: Inputs) -> dict:
             "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
+
+
+def full_bf16(i: Inputs, model: str) -> dict:
+    """A full fine-tuning of one of the chapter's models with everything in bf16 (the planner's full-bf16:
+    weights, gradients and AdamW's states of the weights' type), at the example's sequence and batch:
+    its peak (GB) and whether it fits one H100 SXM with the CUDA context."""
+    from lib.plan.gpus import load_gpus
+
+    memory = planned_memory(dataclasses.replace(chapter_job(i, "full", model), method="full-bf16"))
+    return {"memory": memory.total, "fits": plan_speed.fits(memory.total * 1e9, load_gpus()["h100-sxm"], i)}
 
 
 # ---------------------------------------------------------------- what the budget buys, and the ladder

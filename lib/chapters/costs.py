@@ -288,18 +288,26 @@ def energy_rows(i) -> dict[str, dict[str, float]]:
 def whole_project(i) -> dict:
     """The LLaMA paper's whole project (about five months on its 2,048 GPUs, Section 6.1) against
     its 65B final run (Table 15): GPU-hours, the energy the paper gives for each, the project's
-    energy by Table 15's own formula, and its hours at the final run's rental prices."""
+    energy by Table 15's own formula, and its hours at the final run's rental prices.
+
+    The paper gives the project's hours twice: as about five months on its GPUs (`gpu_hours`, the
+    central figure) and as its energy, whose hours Table 15's formula gives back (`energy_gpu_hours`);
+    the costs span both, from the fewer hours at the cheaper price to the more at the dearer."""
 
     hours = llama_project_gpu_hours(i)
+    # The GPU-hours the paper's 2,638 MWh stand for, by its own formula (hours × power × PUE).
+    energy_hours = i.llama_project_mwh * 1e6 / (i.llama_table_gpu_power * i.llama_table_pue)
+    span = (min(hours, energy_hours), max(hours, energy_hours))
     prices = price_intervals(i)["llama"]
     return {
         "gpu_hours": hours,
+        "energy_gpu_hours": energy_hours,
         "hours_ratio": hours / i.llama_65b_gpu_hours,
         "mwh_ratio": i.llama_project_mwh / i.llama_table_mwh,
         "formula_mwh": energy_mwh(hours, i.llama_table_gpu_power, i.llama_table_pue),
-        # The months the paper's 2,638 MWh stand for, by its own formula on its 2,048 GPUs.
-        "implied_months": i.llama_project_mwh * 1e6 / (i.llama_table_gpu_power * i.llama_table_pue * i.llama_gpus)
-                          / compute.months_to_hours(1),
-        "cost_on_demand": interval_product((hours, hours), prices["on_demand"]),
-        "cost_three_year": interval_product((hours, hours), prices["three_year"]),
+        # The months those hours are on its 2,048 GPUs.
+        "implied_months": energy_hours / i.llama_gpus / compute.months_to_hours(1),
+        "cost_central": hours * prices["on_demand"][0],
+        "cost_on_demand": interval_product(span, prices["on_demand"]),
+        "cost_three_year": interval_product(span, prices["three_year"]),
     }

@@ -150,8 +150,8 @@ class Row:
 
     def verdict_label(self, lang: str) -> str:
         """The verdict as the table says it. A figure left unverified because its publisher's method
-        or prices are not known says what is missing ("Not redone: prices not stated", the words'
-        [published.not_redone]): its publisher's post is a primary source, quoted; its verdict code
+        or prices are not known says what is missing ("Not redone: the prices he used are not in the text the
+        book read", the words' [published.not_redone]): its publisher's post is a primary source, quoted; its verdict code
         stays "unverified"."""
         from lib.core.words import words
 

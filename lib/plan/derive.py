@@ -257,7 +257,11 @@ def main(argv: list[str] | None = None) -> int:
         header = "\n".join([f"# Written by `python -m lib.plan.derive` {versions}: bytes the forward pass keeps for",
                             "# the backward pass, per token, bf16 weights and compute, batch 1; `layer_*` per layer,",
                             "# `outside_*` outside the layers, `first_*` in the first layer only (a difference from the others),",
-                            "# `step_*` per layer and step. See lib/plan/derive.py."])
+                            "# `step_*` per layer and step. See lib/plan/derive.py.",
+                            "# Dropout: GPT-2 with its configuration's (its masks counted; with sdpa, the attention's left out), every",
+                            "# other architecture with none, as its configuration sets it, and LoRA's dropout off (lora_dropout 0). A LoRA",
+                            "# dropout (QLoRA's recipes set one) makes each adapted layer keep a dropped copy of its input and a",
+                            "# one-byte mask an element besides, not counted here (PEFT applies it to the input before the adapter)."])
         sections = {}
     for model_type in only or MODEL_TYPES:
         blocks = []

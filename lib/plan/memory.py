@@ -4,8 +4,9 @@ A job is a model's Shape (lib.plan.shapes), a method, a sequence length, a batch
 checkpointing on or off, and an attention kind. The methods, as the libraries run them:
 
 - `full-mixed`: fp32 master weights, bf16 autocast, AdamW in fp32: 4 bytes of weights, 4 of
-  gradients, 8 of optimizer states per parameter (ZeRO's 16), and autocast's bf16 copy of each
-  weight (2 bytes), kept for the backward pass like an activation;
+  gradients, 8 of optimizer states per parameter (16, ZeRO's total split otherwise: its Section 3.1
+  counts fp16 weights and gradients, 2 + 2, and an fp32 copy, momentum and variance, 12), and
+  autocast's bf16 copy of each weight (2 bytes), kept for the backward pass like an activation;
 - `full-bf16`: everything in bf16; PyTorch's AdamW keeps its states in the parameters' type: 2 + 2 + 4;
 - `lora`: frozen bf16 weights (2 bytes), adapters of rank r on the target modules, in fp32 as PEFT casts
   them, with their gradients and AdamW states (4 + 4 + 8 bytes per adapter parameter);
@@ -53,8 +54,10 @@ COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "activati
 # constant per block of 64, an fp32 constant per 256 of those blocks.
 NF4_BYTES = 0.5 + 1 / 64 + 4 / (64 * 256)
 LOSS_GRADIENT_BYTES = 6  # the logits' gradient at the start of the backward pass: fp32, then bf16
-# Full training in mixed precision: each weight in fp32, its fp32 gradient, and AdamW's two fp32 states
-# (ZeRO's 16 bytes a parameter); autocast's bf16 copy of each weight is counted with the activations.
+# Full training in mixed precision as autocast runs it: each weight in fp32, its fp32 gradient, and AdamW's
+# two fp32 states, 4 + 4 + 8 bytes a parameter (ZeRO's Section 3.1 reaches the same 16 as 2 + 2 + 12: fp16
+# weights and gradients, an fp32 copy, momentum and variance); autocast's bf16 copy of each weight is
+# counted with the activations.
 FULL_MIXED_BYTES = {"weights": 4, "gradients": 4, "optimizer": 8}
 LAYER_INPUT_BYTES = 2  # what a checkpointed layer keeps: its bf16 input
 DERIVED_RANK = 8  # the LoRA rank of the counted instances (lib.plan.derive)

@@ -34,6 +34,15 @@ RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price
           "paid_hours", "share", "headroom")
 
 
+def own_measured(n: int) -> Figure:
+    """How many of the book's own GPU measurements the table has, as a sentence in each language
+    (none yet, one, or n): the words' [budget] own_measured."""
+    def said(lang: str) -> str:
+        none, one, many = words(lang)["budget"]["own_measured"]
+        return (none if n == 0 else one if n == 1 else many).format(n=Figure.of(n, "count").format(lang))
+    return dataclasses.replace(Figure.says(said("en")), items_es=(said("es"),))
+
+
 def planner_weights(model: str, method: str) -> float:
     """The planner's weights (bytes) of a shipped model by a method: they depend on neither the sequence
     nor the attention."""
@@ -107,11 +116,20 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "lora.paper_params_table": Figure.place(i["gpt3_full_ft_trainable"].locator),
         "lora.planner_params": Figure.of(budget.gpt3_planner_params(i), "parameter", compact=True, decimals=1),
         "bytes.full": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
+        # ZeRO's split of those bytes (fp16 weight, fp16 gradient, Adam's fp32 copy, momentum and variance),
+        # and the planner's, as autocast keeps them (fp32 weight, fp32 gradient, Adam's two fp32 states)
+        "bytes.zero_weight": Figure.of(i.bytes_fp16_weight, "byte"),
+        "bytes.zero_gradient": Figure.of(i.bytes_fp16_gradient, "byte"),
+        "bytes.zero_states": Figure.of(i.bytes_adam_states, "byte"),
+        "bytes.planner_weight": Figure.of(plan_memory.FULL_MIXED_BYTES["weights"], "byte"),
+        "bytes.planner_gradient": Figure.of(plan_memory.FULL_MIXED_BYTES["gradients"], "byte"),
+        "bytes.planner_states": Figure.of(plan_memory.FULL_MIXED_BYTES["optimizer"], "byte"),
+        "bytes.planner_full": Figure.of(sum(plan_memory.FULL_MIXED_BYTES.values()), "byte/parameter"),
         # QLoRA's bounds, with gradient checkpointing and paged optimisers
         "qlora.full": _gb(q["full"]),
         "qlora.full_mixed": _gb(q["full_mixed"]),
         # the book's own GPU measurements in the table (lib/data/measured)
-        "measured.own": Figure.of(len(budget.own_measurements()), "count"),
+        "measured.own": own_measured(len(budget.own_measurements())),
         "qlora.full_bf16": _gb(q["full_bf16"]),
         "qlora.full_bytes": Figure.of(q["full_bytes"], "byte/parameter"),
         "qlora.full_bits": Figure.of(budget.PRECISION_BITS["bf16"], "count"),
@@ -123,6 +141,9 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.nf4_bits": Figure.of(budget.PRECISION_BITS["nf4"], "count"),
         "qlora.adapter_params": Figure.of(q["recipe"]["adapters"], "parameter", compact=True, decimals=0),
         "qlora.ffn": Figure.of(q["recipe"]["ffn"], "dimension", decimals=0),
+        "qlora.ffn_paper": Figure.of(q["recipe"]["paper_ffn"], "dimension", decimals=0),
+        "qlora.ffn_rounded": Figure.of(q["recipe"]["ffn_rounded"], "dimension", decimals=0),
+        "qlora.ffn_multiple": Figure.of(i.llama_ffn_multiple_of, "count"),
         "qlora.ffn_ratio": Figure.of(i.llama_ffn_ratio, "count", decimals=2),
         "qlora.seq_len": Figure.of(q["recipe"]["seq_len"], "token"),
         "qlora.batch": Figure.of(q["recipe"]["batch"], "count"),
@@ -150,6 +171,11 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "activation_attention": Figure.of(i.activation_attention_bytes, "count"),
         # Korthikanti et al.'s formula for LLaMA 7B, beside the planner's activations (its own and with eager attention)
         "korthikanti": _gb(budget.korthikanti_activations(i)),
+        "korthikanti_no_dropout": _gb(budget.korthikanti_activations(i, dropout=False)),
+        "korthikanti_linear": Figure.of(i.activation_linear_bytes, "count"),
+        "korthikanti_attention": Figure.of(i.activation_attention_bytes, "count"),
+        "korthikanti_dropout_linear": Figure.of(i.activation_dropout_linear_bytes, "count"),
+        "korthikanti_dropout_attention": Figure.of(i.activation_dropout_attention_bytes, "count"),
         "korthikanti_ckpt": _gb(budget.korthikanti_activations(i, recomputation="full")),
         "activations_eager": _gb(budget.planned_memory(dataclasses.replace(budget.chapter_job(i, "lora", "llama7b"),
                                                                            attention="eager")).activations),

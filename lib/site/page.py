@@ -16,6 +16,7 @@ each claim that needs context or does not hold, the furthest from its sources fi
 
 from __future__ import annotations
 
+import html
 import json
 
 from IPython.display import Markdown
@@ -104,7 +105,9 @@ def card(checked: Checked, lang: str) -> str:
         body += [part, ""]
     body += ["</details>", ""]
     # Its address: following the link puts it in the address bar; book/_ext/cardlinks.py copies it too.
-    body += [f'<p class="claim-link"><a href="#{anchor(claim.id)}" aria-label="{w["link"]}: {claim.id}"'
+    # Its accessible name says what the claim is about, not its id.
+    about = html.escape(f'{w["link"]}: {sentences.subject(checked, lang)}', quote=True)
+    body += [f'<p class="claim-link"><a href="#{anchor(claim.id)}" aria-label="{about}"'
              f' data-copied="{w["copied"]}">{w["link"]}</a> <span class="claim-link-said" aria-live="polite"></span></p>',
              "", ":::"]
     return "\n".join(body)
