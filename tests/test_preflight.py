@@ -76,9 +76,11 @@ def _planted(tmp_path, monkeypatch, name: str, **lines: str) -> list[str]:
 
 def test_a_value_its_quote_does_not_write_is_one_line_naming_the_file(tmp_path, monkeypatch):
     """A price changed without its quote: the README's update changes both."""
-    found = _planted(tmp_path, monkeypatch, "lambda_h100_sxm_8x", value="4.39")
-    assert len(found) == 1 and found[0].endswith("article1.toml: input 'lambda_h100_sxm_8x' has the value 4.39, which "
-                                                 "its quote does not write (\"8x NVIDIA H100 SXM ... $3.99 / GPU / hr\"): "
+    entry = inputs.load_inputs()["lambda_h100_sxm_8x"]  # whatever the committed price is
+    other = f"{entry.value + 1:.2f}"
+    found = _planted(tmp_path, monkeypatch, "lambda_h100_sxm_8x", value=other)
+    assert len(found) == 1 and found[0].endswith(f"article1.toml: input 'lambda_h100_sxm_8x' has the value {other}, "
+                                                 f"which its quote does not write (\"{entry.quote}\"): "
                                                  "change the quote with the value, or say how it follows (derived)"), found
 
 
@@ -106,8 +108,10 @@ def test_a_range_a_date_and_a_derived_value_are_found_in_the_quote_as_written():
 
 def test_a_price_seen_after_its_reference_was_read_is_one_line_naming_the_file(tmp_path, monkeypatch):
     """The price read again (value, quote and seen changed) but its reference's urldate left as it was."""
-    found = _planted(tmp_path, monkeypatch, "lambda_h100_sxm_8x", value="4.39",
-                     quote='"8x NVIDIA H100 SXM ... $4.39 / GPU / hr"', seen="2099-01-01")
+    entry = inputs.load_inputs()["lambda_h100_sxm_8x"]
+    other = f"{entry.value + 1:.2f}"
+    found = _planted(tmp_path, monkeypatch, "lambda_h100_sxm_8x", value=other,
+                     quote=f'"{entry.quote.replace(f"{entry.value:.2f}", other)}"', seen="2099-01-01")
     assert len(found) == 1 and ("article1.toml: input 'lambda_h100_sxm_8x' is a price seen on 2099-01-01, after its "
                                 "reference lambda2026pricing was read (") in found[0], found
     assert "urldate" in found[0]
