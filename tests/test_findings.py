@@ -74,8 +74,10 @@ def test_the_one_path_check_can_fail():
 
 
 def opening(nb) -> str:
-    """A page's first cell: its title and what follows it, up to the first code cell."""
-    return nb.cells[0].source
+    """A page's opening: its title (the first cell), then the text that follows the what-if and set-up
+    cells (placed right under the title, so that a reader's what-if reaches the findings too)."""
+    after = next(c for c in nb.cells[1:] if c.cell_type == "markdown")
+    return nb.cells[0].source + "\n\n" + after.source
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -1,5 +1,5 @@
 """A maintainer's update, end to end, on a copy of the book: a Lambda price 10 % dearer, seen today,
-as the README describes it. `make notebooks` (preflight, the chapters executed, what moved) lists the
+as the README describes it (value, quote, seen, and the reference's urldate). `make notebooks` (preflight, the chapters executed, what moved) lists the
 input and the verdict that moved, and the tests that need no built site pass on the result: no test
 holds today's figures, counts or sentences.
 
@@ -55,15 +55,28 @@ def copy_of_the_book(to) -> None:
         (to.parent / "shared").symlink_to(shared)
 
 
-def raise_price(path, name: str, today: dt.date) -> tuple[float, float]:
-    """The input's value 10 % higher, to the cent, seen today: the old and the new value."""
+def raise_price(book, name: str, today: dt.date) -> tuple[float, float]:
+    """The input's value 10 % higher, to the cent, read today, as the README's update path says: its
+    value, the quote that writes it and the day seen, and its reference's urldate. The old and the
+    new value."""
+    path = next(p for p in (book / "lib" / "data" / "inputs").glob("*.toml")
+                if f"\n[{name}]\n" in p.read_text(encoding="utf8"))
     text = path.read_text(encoding="utf8")
     block = re.search(rf"^\[{name}\]\n(.*?)(?=^\[|\Z)", text, re.S | re.M)
     old = float(re.search(r"^value = (\S+)$", block.group(1), re.M).group(1))
     new = round(old * 1.1, 2)
+    source = re.search(r'^source = "(\S+)"$', block.group(1), re.M).group(1)
     body = re.sub(r"^value = \S+$", f"value = {new}", block.group(1), flags=re.M)
+    body = re.sub(r"^(quote = .*)" + re.escape(f"{old:.2f}"), rf"\g<1>{new:.2f}", body, flags=re.M)
     body = re.sub(r"^seen = \S+$", f"seen = {today.isoformat()}", body, flags=re.M)
+    assert f"{new:.2f}" in body, body
     path.write_text(text[:block.start(1)] + body + text[block.end(1):], encoding="utf8")
+    for bib in (book / "book").glob("references*.bib"):
+        entries = bib.read_text(encoding="utf8")
+        entry = re.search(rf"^@\w+\{{{source},\n(.*?)^\}}", entries, re.S | re.M)
+        if entry:
+            fields = re.sub(r"(urldate\s*=\s*\{)[^}]*\}", rf"\g<1>{today.isoformat()}}}", entry.group(1))
+            bib.write_text(entries[:entry.start(1)] + fields + entries[entry.end(1):], encoding="utf8")
     return old, new
 
 
@@ -72,7 +85,7 @@ def test_a_price_update_ends_green_and_says_what_moved(tmp_path):
     book.mkdir()
     copy_of_the_book(book)
     today = dt.date.today()
-    old, new = raise_price(book / "lib" / "data" / "inputs" / "article1.toml", PRICE, today)
+    old, new = raise_price(book, PRICE, today)
     env = {**os.environ, "PYTHONPATH": str(book)}  # the copy's lib, in the kernels too
     done = run([sys.executable, "-m", "lib.site.preflight"], book, env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -104,6 +117,8 @@ def test_a_price_update_ends_green_and_says_what_moved(tmp_path):
             for page in answers.PAGES[a]:
                 block = re.search(rf"^  {lang}/{page}\.ipynb:.*?(?=^  \S|\Z)", moved, re.S | re.M)
                 assert block and f"    ans.{a}: " in block.group(0), (a, lang, page, moved)
+    # Every value that moved with its old and new value, in both languages: none only "changed".
+    assert all(" → " in line for line in moved.splitlines() if line.startswith("    ")), moved
     tests = sorted(str(p.relative_to(book)) for p in book.glob("tests/test_*.py") if p.name not in SITE_TESTS)
     done = run([sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                 "-n", "2", "--dist", "loadfile"], book, env)

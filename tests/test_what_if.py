@@ -36,6 +36,19 @@ def test_every_chapter_opens_with_a_what_if_cell_in_its_language(path, lang):
     assert not any("load_inputs()" in source or "costs.load()" in source for source in code[1:])
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("path", sorted((ROOT / "book" / "es").glob("*.ipynb")), ids=lambda p: p.stem)
+def test_what_the_what_if_changes_reaches_everything_the_page_shows(path, lang):
+    """The what-if cell comes before every glued figure (the key findings and a chapter's summary of its
+    claims included), so that running it and every cell below redraws them all; and each calculator,
+    planner included, is built from the reader's `i`."""
+    nb = read_text(ROOT / "book" / lang / path.name)
+    first = nb.cells.index(what_if_cell(nb))
+    assert not any("{glue" in c.source for c in nb.cells[:first]), "a glued figure above the what-if cell"
+    built = re.findall(r"\b(\w+_calculator)\(([^)]*)\)", "\n".join(c.source for c in nb.cells if c.cell_type == "code"))
+    assert all(re.match(r"LANG, i\b", args) for _, args in built), built
+
+
 def test_a_changed_input_moves_the_prose_the_sums_and_the_charts_and_a_changed_sum_is_refused():
     """Article 1 in Spanish, run with its what-if cell's example on (a dearer H100 node, as a reader
     would try it), then a cell that changes a sum as a reader might (OPT's GPUs doubled)."""

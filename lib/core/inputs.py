@@ -2,7 +2,10 @@
 
 An input is data, never a literal in code. Loading fails with a message that
 names the input when its source is missing, its source key is not in the
-book's BibTeX file, its unit is unknown, or a price has no date.
+book's BibTeX file, its unit is unknown, or a price has no date. `problems()`
+(the preflight's part) says every such mistake at once, each with its file, and
+also an input whose quote does not write its value and a price seen after the day
+its reference says the page was read (`urldate`): the two a price update forgets.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import copy
 import dataclasses
 import datetime as dt
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from functools import lru_cache
@@ -52,6 +56,9 @@ class Input:
     seen: dt.date | int | None = None  # a day, or only the year where the source gives no day
     bound: str | None = None  # "more_than", "at_least" or "less_than" where the source gives only a bound ("over 100")
     secondary: bool = False  # known only from reports of the source, not from the source itself
+    # How the value follows from the quote where the quote does not write it ("$14/hr for a node of
+    # 8 GPUs, per GPU"; "the matrices W, V and W2, counted"): the preflight then does not look for it there.
+    derived: str | None = None
 
     def where(self, lang: str) -> str:
         """Where in its source the input is, in `lang`."""
@@ -96,9 +103,25 @@ def _bib_keys(files: tuple[tuple[str, int], ...]) -> frozenset[str]:
     return frozenset(key for path, _ in files for key in parse_file(path).entries.keys())
 
 
+def bib_urldates() -> dict[str, dt.date]:
+    """Each reference's `urldate` (the day its page was read), for the references that have one."""
+    return dict(_bib_urldates(tuple((str(p), p.stat().st_mtime_ns) for p in bib_files())))
+
+
+@lru_cache(maxsize=4)
+def _bib_urldates(files: tuple[tuple[str, int], ...]) -> tuple[tuple[str, dt.date], ...]:
+    return tuple((key, dt.date.fromisoformat(entry.fields["urldate"].strip()))
+                 for path, _ in files for key, entry in parse_file(path).entries.items() if "urldate" in entry.fields)
+
+
 def read_tables(folder: Path) -> dict[str, dict]:
     """Merge the top-level tables of every .toml file in `folder`; a name defined twice is an error
     that names it and both files."""
+    return _read_tables(folder)[0]
+
+
+def _read_tables(folder: Path) -> tuple[dict[str, dict], dict[str, str]]:
+    """The merged tables, and the file (from the repository's root) each name is defined in."""
     merged: dict[str, dict] = {}
     where: dict[str, str] = {}
     for path in sorted(folder.glob("*.toml")):
@@ -112,7 +135,7 @@ def read_tables(folder: Path) -> dict[str, dict]:
                                        for name in twice) + ": give each a name of its own")
         merged.update(tables)
         where |= dict.fromkeys(tables, _shown(path))
-    return merged
+    return merged, where
 
 
 def _shown(path: Path) -> str:
@@ -136,6 +159,8 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
         raise InputError(f"input '{name}' has 'seen' = {seen!r}: give a date, or a year when no day was recorded")
     if raw["unit"] in DATED_UNITS and seen is None:
         raise InputError(f"input '{name}' is a price and needs 'seen', the date (or year) it was read")
+    if raw.get("derived") is not None and not (isinstance(raw["derived"], str) and raw["derived"].strip()):
+        raise InputError(f"input '{name}' has derived = {raw['derived']!r}: say in words how the value follows from the quote")
     if not isinstance(raw.get("secondary", False), bool):
         raise InputError(f"input '{name}' has secondary = {raw['secondary']!r}: use true or false")
     if raw.get("bound") not in (None, "more_than", "at_least", "less_than"):
@@ -236,7 +261,86 @@ class Inputs(Mapping):
         return self.replace(name, value=entry.value * factor)
 
 
-def load_inputs(data_dir: Path = DATA_DIR) -> Inputs:
-    raw = read_tables(data_dir)
+def load_inputs(data_dir: Path | None = None) -> Inputs:
+    raw = read_tables(DATA_DIR if data_dir is None else data_dir)
     keys = bib_keys()
     return Inputs({name: _check(name, entry, keys) for name, entry in raw.items()})
+
+
+# ---------------------------------------------------------------- the quote writes the value
+
+NUMBER_WORDS = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+# A number as a source writes it: 1,024 or 1024, 3.99, 4.30E+23, 2.56×10^24, 3.0e-4 (digits inside a
+# word count too: bfloat16, 8XH100).
+WRITTEN = re.compile(r"(?<![\d.])(\d{1,3}(?:,\d{3}(?!\d))+|\d+)(\.\d+)?(?:\s*(?:[eE]([+-]?\d+)|[×x]\s*10\^?([+-]?\d+)))?")
+FRACTION = re.compile(r"(?<![\d.])(\d+)/(\d+)(?![\d./])")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def written_numbers(quote: str) -> list[float]:
+    """Every number the quote writes, in digits (with its exponent), as a fraction (2/3) or in words."""
+    found = []
+    for m in WRITTEN.finditer(quote):
+        number = float(m.group(1).replace(",", "") + (m.group(2) or ""))
+        exponent = m.group(3) or m.group(4)
+        found.append(number * 10 ** int(exponent) if exponent else number)
+    found += [int(a) / int(b) for a, b in FRACTION.findall(quote) if int(b)]
+    found += [float(NUMBER_WORDS[w]) for w in re.findall(r"[a-z]+", quote.lower()) if w in NUMBER_WORDS]
+    return found
+
+
+def _same_digits(value: float, written: float) -> bool:
+    """Whether `value` is `written` at some scale: 312 TFLOPS is 3.12e14 FLOP/s, 46.2% is 0.462, 52K is 52,000."""
+    if value == 0 or written == 0:
+        return value == written
+    power = math.log10(value / written)
+    return abs(power - round(power)) < 1e-9
+
+
+def _date_forms(day: dt.date) -> list[str]:
+    month = MONTHS[day.month - 1]
+    return [day.isoformat(), f"{month} {day.day}", f"{month[:3]} {day.day}", f"{day.day} {month[:3]}",
+            f"{day.day} {month}"] + ([f"arXiv:{day:%y%m}"] if day.day == 1 else [])  # a month, by its arXiv number
+
+
+def quote_writes_value(entry: Input) -> bool:
+    """Whether the quote writes the input's value (both ends of a range, the figure of a bound), as
+    its source writes it: a number at any scale (1,024; 3e12; 46.2%; 1.2TB for 1,200 GB), a date in
+    the usual forms. A text's value is the book's words for what the quote says, not a copy of it;
+    an input whose value is derived from the quote says how (`derived`)."""
+    if entry.unit == "text" or entry.derived:
+        return True
+    values = [entry.low, entry.high] if entry.is_range else [entry.value]
+    if entry.unit == "date":
+        return all(any(form in entry.quote for form in _date_forms(v)) for v in values)
+    numbers = written_numbers(entry.quote)
+    return all(any(_same_digits(v, n) for n in numbers) for v in values)
+
+
+def problems(data_dir: Path | None = None) -> list[str]:
+    """Every mistake of the inputs, each in one line that names its file: what loading refuses (each
+    one, not only the first), a quote that does not write the value, and a price seen after the day its
+    reference was read (its `urldate`). An empty list when there is none."""
+    try:
+        raw, files = _read_tables(DATA_DIR if data_dir is None else data_dir)
+    except ValueError as exc:
+        return [str(exc)]
+    keys, read_on = bib_keys(), bib_urldates()
+    found = []
+    for name, fields in raw.items():
+        try:
+            entry = _check(name, fields, keys)
+        except InputError as exc:
+            found.append(f"{files[name]}: {exc}")
+            continue
+        if not quote_writes_value(entry):
+            shown = f"{entry.low:g}..{entry.high:g}" if entry.is_range else (
+                f"{entry.value:g}" if isinstance(entry.value, float) else str(entry.value))
+            found.append(f"{files[name]}: input '{name}' has the value {shown}, which its quote does not write "
+                         f"(\"{entry.quote[:80]}\"): change the quote with the value, or say how it follows (derived)")
+        urldate = read_on.get(entry.source)
+        if entry.unit in DATED_UNITS and isinstance(entry.seen, dt.date) and urldate and entry.seen > urldate:
+            found.append(f"{files[name]}: input '{name}' is a price seen on {entry.seen.isoformat()}, after its reference "
+                         f"{entry.source} was read ({urldate.isoformat()}): set that entry's urldate in book/references*.bib")
+    return found

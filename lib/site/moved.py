@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import json
 import subprocess
 import sys
@@ -21,8 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ("lib/data/inputs", "lib/data/epoch")
 BOOK = "book"
-# A glued value longer than this (a card, a table) is said to have changed, not shown.
+# A glued value longer than this (an answer, a card, a table) is shown by what changed in it, with
+# CONTEXT words either side; a value added or removed, cut at this length.
 LONG = 120
+CONTEXT = 4
 
 
 def _git(*args: str) -> str:
@@ -96,17 +99,36 @@ def glued(text: str | None) -> dict[str, str]:
     return out
 
 
+def _cut(text: str) -> str:
+    return text if len(text) <= LONG else text[:LONG].rstrip() + "…"
+
+
+def what_changed(old: str, new: str) -> list[str]:
+    """How a glued value moved, old → new: whole where it is one short line; where it is long (an
+    answer, a card, a table), each passage that differs, with a few words either side, in as many
+    lines as there are passages."""
+    if "(none)" in (old, new) or max(len(old), len(new)) <= LONG and "\n" not in old + new:
+        return [f"{_cut(old)} → {_cut(new)}"]
+    a, b = old.split(), new.split()
+    lines = []
+    for group in difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(CONTEXT):
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        before, after = " ".join(a[i1:i2]), " ".join(b[j1:j2])
+        lines.append(f"{'…' if i1 else ''}{before}{'…' if i2 < len(a) else ''} → "
+                     f"{'…' if j1 else ''}{after}{'…' if j2 < len(b) else ''}")
+    return lines or ["only its spacing changed"]
+
+
 def compare_figures(page: str, old: dict[str, str], new: dict[str, str]) -> list[str]:
-    """The lines for one page: how many glued values moved, then each (old → new; a long one, a card
-    or a table, only as "changed"). The raw records repeat the others and are left out."""
+    """The lines for one page: how many glued values moved, then each with its old and new value (a long
+    one, an answer, a card or a table, by the passages that changed). The raw records repeat the others
+    and are left out."""
     changed = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k) and not k.endswith(".raw")]
     if not changed:
         return []
     lines = [f"  {page}: {len(changed)} glued value(s)"]
     for key in changed:
-        a, b = old.get(key, "(none)"), new.get(key, "(none)")
-        long = max(len(a), len(b)) > LONG or "\n" in a + b
-        lines.append(f"    {key}: changed" if long else f"    {key}: {a} → {b}")
+        lines += [f"    {key}: {line}" for line in what_changed(old.get(key, "(none)"), new.get(key, "(none)"))]
     return lines
 
 

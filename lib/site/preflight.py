@@ -2,7 +2,9 @@
 maintainer's mistake stops the run with one message naming what is missing and where (the
 README's "Adding a claim" step), not with hundreds of failures that each trip on it:
 
-- an input file that does not load (a name defined twice, in both files; a field missing);
+- an input file that does not load (a name defined twice, in both files; a field missing, a source
+  key unknown: each input's mistakes all at once, each naming its file), an input whose quote does
+  not write its value, a price seen after its reference's `urldate` (lib.core.inputs.problems);
 - a claim without its recompute function, its card in either language, or its inventory entry;
 - a recompute function for a claim no claims file defines; a claim whose recomputation fails.
 
@@ -39,15 +41,15 @@ def _said(exc: Exception) -> str:
 
 def problems() -> list[str]:
     """Each mistake, in one line that says where to mend it; an empty list when there is none."""
+    from lib.core import inputs as sourced
     from lib.core.claims import RECOMPUTE, load_claims
-    from lib.core.inputs import load_inputs
 
+    found = sourced.problems()  # every input's mistakes, not only the first
     try:
-        inputs, claims = load_inputs(), load_claims()
+        claims = load_claims()
         from lib.chapters import verdicts  # registers the recompute functions (importing the chapters)
     except (ValueError, KeyError) as exc:  # InputError and RegistryError are ValueErrors
-        return [_said(exc)]
-    found = []
+        return found + [_said(exc)]
     listed = _listed()
     for cid, claim in claims.items():
         chapter = f"article{claim.article}"
@@ -65,6 +67,7 @@ def problems() -> list[str]:
               for cid in RECOMPUTE if cid not in claims]
     if found:
         return found
+    inputs = sourced.load_inputs()
     for claim in claims.values():
         try:
             verdicts.check(claim, inputs, claims).context("en")
