@@ -274,11 +274,11 @@ def test_bad_article_records_are_a_clear_error(tmp_path):
 
 OLD = {"A1-x.verdict": "Needs context", "A1-x.raw": json.dumps({"verdict": "context"}), "A1-x.sourced": "$3.99",
        "A1-x.box": "card " * 40, "A1-y.verdict": "Unverified", "A1-y.raw": json.dumps({"verdict": "unverified"}),
-       "costs.pub.p.verdict": "Unverified", "costs.pub.label.unverified": "Unverified", "B.fits": "does not fit",
+       "costs.pub.p.verdict": "Unverified", "costs.pub.p.raw": json.dumps({"verdict": "unverified"}), "B.fits": "does not fit",
        "A1-gone.sourced": "$1"}
 NEW = {"A1-x.verdict": "Does not hold", "A1-x.raw": json.dumps({"verdict": "wrong"}), "A1-x.sourced": "$3.49",
        "A1-x.box": "card " * 41, "A1-y.verdict": "No primary source", "A1-y.raw": json.dumps({"verdict": "unverified"}),
-       "costs.pub.p.verdict": "No primary source", "costs.pub.label.unverified": "No primary source", "B.fits": "fits",
+       "costs.pub.p.verdict": "No primary source", "costs.pub.p.raw": json.dumps({"verdict": "unverified"}), "B.fits": "fits",
        "A1-new.sourced": "$2"}
 
 
