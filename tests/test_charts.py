@@ -186,3 +186,24 @@ def test_the_opt_chart_s_ticks_stay_whole_millions_apart_on_a_wide_plot(lang):
         numbers = [int(t.replace(".", "").replace(",", "")) for t in ticks]
         assert len(numbers) >= 4 and len(set(numbers)) == len(numbers), (width, ticks)
         assert all(b - a >= 1 for a, b in zip(numbers, numbers[1:])), (width, ticks)
+
+
+def test_the_headline_chart_names_the_book_s_calculation_apart_from_the_evidence():
+    """A cost whose every figure of evidence is the book's own recomputation (MosaicML's, from summaries
+    of its post) is labelled the book's calculation, as its card says; one with a publisher's estimate in
+    its span, the evidence. Both sit in the evidence's slot and colour."""
+    from lib.chapters.verdicts import check_all
+    from lib.core.span import BOOK
+
+    checked = check_all(load_inputs())
+    kinds = {r["claim"]: r["kind"] for r in charts.headline_cost_rows(checked) if r["kind"] != "stated"}
+    by_id = {c.claim.id: c for c in checked}
+    for cid, kind in kinds.items():
+        bases = by_id[cid].result.evidence
+        if bases:
+            assert (kind == "calculated") == all(b.by == BOOK for b in bases), cid
+    assert kinds["A2-mosaic"] == "calculated" and kinds["A2-palm-cost"] == "sourced"
+    for lang in LANGS:
+        spec = charts.headline_costs(charts.headline_cost_rows(checked), lang).to_dict()
+        text = words(lang)["charts"]["headline_costs"]
+        assert f"{text['items']['A2-mosaic']}, {text['calculated']}:" in spec["description"]
