@@ -460,10 +460,15 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         shape = "triangle-right" if at_least else "triangle-left" if at_most else "circle" if low == high else None
         start = edge_low if at_most else low
         end = edge_high if at_least else high
-        # The value is written beside its mark, on the side with room for it (the right if both have).
-        label = fig.format(lang)
-        right = label_right(label, log_position(start, HEADLINE_DOMAIN, HEADLINE_WIDTH),
-                            log_position(end, HEADLINE_DOMAIN, HEADLINE_WIDTH), HEADLINE_WIDTH)
+        # The value is written beside its mark, on the side with room for it (the right if both have);
+        # where it fits neither, as the axis writes it, in millions of dollars, so that it stays in the plot.
+        label = shown = fig.format(lang)
+        start_px, end_px = (log_position(v, HEADLINE_DOMAIN, HEADLINE_WIDTH) for v in (start, end))
+        room = max(HEADLINE_WIDTH - end_px, start_px) - 8
+        if fonts.text_width(label, 12) > room and not (at_least or at_most or fig.low_open or fig.high_open):
+            places = max(decimals_needed(round(v / 1e6, 1), 1, 1) for v in (low, high))
+            shown = fmt.joined(*(fmt.number(v / 1e6, lang, places) for v in (low, high)))
+        right = label_right(shown, start_px, end_px, HEADLINE_WIDTH)
         records.append({
             "item": text["items"][row["claim"]],
             "kind": text[row["kind"]],
@@ -476,6 +481,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
             "range": shape is None,
             "open": at_least or at_most,
             "label": label,
+            "shown": shown,
             "label_x": float(end if right else start),
             "align": "left" if right else "right",
         })
@@ -510,10 +516,10 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     )
     # Vega-Lite has no align channel: one text layer per side of the mark.
     right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=12).encode(
-        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="shown:N"
     )
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
-        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="shown:N"
     )
     # What each pair costs, above it, from the axis's left edge.
     named = row_names("item", order, edge_low, x_scale, x_axis, slots=slots, slot_field="slot")
