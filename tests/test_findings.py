@@ -172,3 +172,33 @@ def test_the_budget_s_judgements_are_computed(lang):
     assert findings.budget_figures(i, lang)["budget.lora_fits"] == words(lang)["budget"]["fits"]
     small = i.replace("h100_sxm_memory", value=1)
     assert findings.budget_figures(small, lang)["budget.lora_fits"] == words(lang)["budget"]["no_fit"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_furthest_finding_says_when_no_claim_is_outside_its_sources(lang):
+    """An article's finding names the claim furthest from its sources; where none lies outside them
+    (the furthest is at no distance: inside the span of the estimates), it says so and names the one
+    that needs most context, computed, never typed. Both cases planted."""
+    import dataclasses
+
+    from lib.core.distance import furthest_first
+
+    lead = words(lang)["findings"]["lead"]
+    checked = check_all(findings.load_inputs())
+    ranked = furthest_first(checked)
+    outside = next(c for c, d in ranked if d.magnitude > 0)
+    inside = [c for c, d in ranked if d.magnitude == 0]
+    assert inside, "no claim needs context at no distance: plant one"
+    none_outside = findings.furthest(inside, lang)
+    assert none_outside["lead"] == lead["inside"]
+    assert none_outside["subject"] == findings.sentences.subject(inside[0], lang)
+    # One claim outside its sources, planted among them, is named the furthest, with the other lead.
+    planted = inside + [dataclasses.replace(outside, claim=dataclasses.replace(outside.claim, article=inside[0].claim.article))]
+    found = findings.furthest(planted, lang, first=True)
+    assert found["lead"] == lead["outside"][:1].upper() + lead["outside"][1:]
+    assert found["subject"] == findings.sentences.subject(outside, lang)
+    # As the chapters glue it: article 2's judged costs all lie inside the span of their estimates.
+    values = findings.article_values(2, checked, lang)
+    own = [c for c, d in ranked if c.claim.article == 2]
+    expected = lead["outside"] if any(d.magnitude > 0 for c, d in ranked if c.claim.article == 2) else lead["inside"]
+    assert own and values["A2.furthest.lead"] == expected
