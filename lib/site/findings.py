@@ -124,7 +124,7 @@ def home_values(lang: str, i: Inputs, checked: list[Checked]) -> dict[str, Figur
     articles are (the ledger's summary: its sentence of counts, and its first claim, the furthest
     from the sources)."""
     values: dict[str, Figure | str] = {"all.counts": sentences.counts(checked, lang, "ledger")}
-    return values | {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
+    return values | {f"furthest.{name}": text for name, text in furthest(checked, lang).items() if name != "lead"}
 
 
 # ---------------------------------------------------------------- gluing
