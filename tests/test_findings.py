@@ -172,3 +172,117 @@ def test_the_budget_s_judgements_are_computed(lang):
     assert findings.budget_figures(i, lang)["budget.lora_fits"] == words(lang)["budget"]["fits"]
     small = i.replace("h100_sxm_memory", value=1)
     assert findings.budget_figures(small, lang)["budget.lora_fits"] == words(lang)["budget"]["no_fit"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_furthest_finding_says_when_no_claim_is_outside_its_sources(lang):
+    """An article's finding names the claim furthest from its sources; where none lies outside them
+    (the furthest is at no distance: inside the span of the estimates), it says so and names the one
+    that needs most context, computed, never typed. Both cases planted."""
+    import dataclasses
+
+    from lib.core.distance import furthest_first
+
+    lead = words(lang)["findings"]["lead"]
+    checked = check_all(findings.load_inputs())
+    ranked = furthest_first(checked)
+    outside = next(c for c, d in ranked if d.magnitude > 0)
+    inside = [c for c, d in ranked if d.magnitude == 0]
+    assert inside, "no claim needs context at no distance: plant one"
+    none_outside = findings.furthest(inside, lang)
+    assert none_outside["lead"] == lead["inside"]
+    assert none_outside["subject"] == findings.sentences.subject(inside[0], lang)
+    # One claim outside its sources, planted among them, is named the furthest, with the other lead.
+    planted = inside + [dataclasses.replace(outside, claim=dataclasses.replace(outside.claim, article=inside[0].claim.article))]
+    found = findings.furthest(planted, lang, first=True)
+    assert found["lead"] == lead["outside"][:1].upper() + lead["outside"][1:]
+    assert found["subject"] == findings.sentences.subject(outside, lang)
+    # As the chapters glue it: article 2's judged costs all lie inside the span of their estimates.
+    values = findings.article_values(2, checked, lang)
+    own = [c for c, d in ranked if c.claim.article == 2]
+    expected = lead["outside"] if any(d.magnitude > 0 for c, d in ranked if c.claim.article == 2) else lead["inside"]
+    assert own and values["A2.furthest.lead"] == expected
+
+
+# ---------------------------------------------------------------- every count a summary states is its table's
+
+VERDICTS = ("holds", "context", "wrong", "unverified")
+
+
+def said_counts(sentence: str, lang: str, whose: str) -> dict[str, int]:
+    """The counts a summary's sentence states, read back by its words table's templates (lib.core.sentences.counts):
+    the claims in all ("all") and each verdict's."""
+    w = words(lang)["summary"]
+    number = r"(\d[\d.,]*)"
+    read = lambda text: int(re.sub(r"[.,]", "", text))  # noqa: E731
+    found = {}
+    for template, n in zip(w[whose], (1, None)):
+        pattern = re.escape(template).replace(re.escape("{n}"), number).replace(re.escape("{counts}"), "(.*)")
+        if (m := re.fullmatch(pattern, sentence)):
+            found["all"] = n or read(m.group(1))
+            counts = m.group(m.lastindex)
+            break
+    else:
+        raise AssertionError(f"not a sentence of counts: {sentence!r}")
+    for verdict in VERDICTS:
+        for template in w["count"][verdict]:
+            pattern = r"(?<![\w.,])" + re.escape(template).replace(re.escape("{n}"), number) + r"(?!\w)"
+            if (m := re.search(pattern, counts)):
+                found[verdict] = read(m.group(1))
+    return found
+
+
+def table_counts(verdicts: list[str]) -> dict[str, int]:
+    return {"all": len(verdicts)} | {v: verdicts.count(v) for v in VERDICTS if v in verdicts}
+
+
+def ledger_verdicts(lang: str) -> list[str]:
+    """Each row of the ledger's table, as the ledger page shows it: its verdict, read from the label that
+    links to its card (the longest verdict label the cell opens with)."""
+    table = records(lang)["ledger"]["ledger.table"]
+    labels = sorted(((words(lang)["verdict"][v], v) for v in VERDICTS), key=lambda x: -len(x[0]))
+    cells = re.findall(r'<a class="ledger-card" href="[^"]*">([^<]*)</a>', table)
+    assert cells, "no rows in the ledger's table"
+    return [next(v for label, v in labels if cell.startswith(label)) for cell in cells]
+
+
+def page_cards(nb) -> list[str]:
+    """The verdict of each card a page shows: each `{glue:md} <id>.box` of its text, by the card's class."""
+    glued = glue_records(nb)
+    shown = re.findall(r"\{glue:md\} (\S+\.box)", "\n".join(c.source for c in nb.cells if c.cell_type == "markdown"))
+    return [re.search(r":class: claim verdict-(\w+)", glued[key][PREFIX + "text/markdown"]).group(1) for key in shown]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_ledger_s_and_the_home_page_s_counts_are_the_ledger_s_rows(lang):
+    """The ledger's summary and the home page's "how far off the articles are" count the ledger's table:
+    the claims in all, and each verdict's."""
+    pages = records(lang)
+    rows = table_counts(ledger_verdicts(lang))
+    summary = pages["ledger"]["ledger.summary"].split("\n", 1)[0]
+    assert said_counts(summary, lang, "ledger") == rows, summary
+    assert said_counts(pages["index"]["find.all.counts"], lang, "ledger") == rows
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("number", (1, 2))
+def test_an_article_s_summary_counts_the_cards_on_its_page(number, lang):
+    nb = nbformat.read(ROOT / "book" / lang / f"article{number}.ipynb", 4)
+    summary = glue_records(nb)[f"A{number}.summary"][PREFIX + "text/markdown"].split("\n", 1)[0]
+    assert said_counts(summary, lang, "chapter") == table_counts(page_cards(nb)), summary
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_count_that_is_not_the_table_s_fails(lang):
+    """The counts read back are the sentence's: one verdict moved, or a row left out, reads otherwise."""
+    from lib.core import sentences
+
+    checked = [c for c in check_all(findings.load_inputs()) if c.claim.article == 2]
+    verdicts = [c.verdict for c in checked]
+    sentence = sentences.counts(checked, lang, "chapter")
+    assert said_counts(sentence, lang, "chapter") == table_counts(verdicts)
+    assert said_counts(sentence, lang, "chapter") != table_counts(verdicts[1:])
+    moved = ["wrong" if v == "holds" else v for v in verdicts]
+    assert said_counts(sentence, lang, "chapter") != table_counts(moved)
+    one = sentences.counts(checked[:1], lang, "chapter")
+    assert said_counts(one, lang, "chapter") == table_counts(verdicts[:1])

@@ -59,6 +59,28 @@ def test_a_range_of_money_keeps_one_precision_for_both_ends():
     assert fmt.money_compact(9e6, "USD", "en", high=23e6) == "$9–23 million"
 
 
+def test_a_fixed_figure_keeps_its_decimals_beside_its_range():
+    """A computed figure beside a range at one decimal keeps that decimal ("$18.0 million ($18.0–27.1
+    million)", "6.0 million beside 7.5 million"); a figure as an article states it drops a trailing
+    zero ("$4 million", not "$4.0 million")."""
+    assert fmt.money_compact(18.04e6, "USD", "en") == "$18 million"
+    assert fmt.money_compact(18.04e6, "USD", "en", fixed=True) == "$18.0 million"
+    assert fmt.money_compact(18.04e6, "USD", "es", fixed=True) == "18,0 millones de dólares"
+    assert fmt.money_compact(9e6, "USD", "en", high=23e6, fixed=True) == "$9.0–23.0 million"
+    assert fmt.money_compact(1e6, "USD", "es", fixed=True) == "1,0 millones de dólares"
+    assert fmt.money_compact(1e6, "USD", "es") == "1 millón de dólares"
+    assert fmt.compact(5.995e6, "en", 1) == "6 million"
+    assert fmt.compact(5.995e6, "en", 1, fixed=True) == "6.0 million"
+    assert fmt.compact(5.995e6, "es", 1, fixed=True) == "6,0 millones"
+    assert fmt.compact(3e12, "es", 1, fixed=True) == "3,0 billones"
+    assert fmt.compact(175.2558e9, "es", 1, fixed=True) == "175.300 millones"
+    for lang, article, book in (("en", "$4 million", "$18.0 million"), ("es", "4 millones de dólares", "18,0 millones de dólares")):
+        assert Figure.of(4e6, "USD", decimals=1).format(lang) == article
+        assert Figure.of(18.04e6, "USD", decimals=1, fixed=True).format(lang) == book
+    assert Figure.of(5.995e6, "GPU-hour", compact=True, decimals=1, fixed=True).format("en") == "6.0 million GPU-hours"
+    assert Figure.of(5.995e6, "GPU-hour", compact=True, decimals=1, fixed=True).format("es") == "6,0 millones de horas-GPU"
+
+
 def test_scientific_uses_superscripts():
     assert fmt.scientific(4.3e23, "es") == "4,30 × 10²³"
 

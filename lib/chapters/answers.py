@@ -235,7 +235,8 @@ def past_run(i: Inputs, run: str) -> Answer:
         raise ValueError(f"no past run {run!r}: use one of {', '.join(PAST_RUNS)}")
     b = _run_basis(i, run)
     p_low, p_high = b["prices"]
-    money = {"unit": "USD", "decimals": 1}
+    # The central figure keeps the decimal of the range beside it ("$18.0 million ($18.0–27.1 million)").
+    money = {"unit": "USD", "decimals": 1, "fixed": True}
     central = Figure.of(compute.rental_cost(b["hours"], p_low), **money)
     span = on_demand_span(b["span"], b["prices"])
     parts = {
@@ -283,13 +284,15 @@ def project_llama(i: Inputs) -> Answer:
     stands for) on the same basis: the months at the cheaper price, across both hours and both prices."""
     project = costs.whole_project(i)
     low, high = project["cost_on_demand"]
-    return Answer("project_llama", Figure.of(project["cost_central"], "USD", decimals=1),
-                  Figure.between(low, high, "USD", decimals=1), {
-        "span": Figure.between(low, high, "USD", decimals=1),
+    money = {"unit": "USD", "decimals": 1, "fixed": True}  # one precision beside the range
+    hours = costs.project_hours(project)
+    return Answer("project_llama", Figure.of(project["cost_central"], **money),
+                  Figure.between(low, high, **money), {
+        "span": Figure.between(low, high, **money),
         "gpus": Figure.of(i.llama_gpus, "GPU"),
         "months": Figure.of(i.llama_project_months, "count"),
-        "hours": Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1),
-        "energy_hours": Figure.of(project["energy_gpu_hours"], "GPU-hour", compact=True, decimals=1),
+        "hours": hours["gpu_hours"],
+        "energy_hours": hours["energy_gpu_hours"],
         "mwh": Figure.of(i.llama_project_mwh, "MWh"),
         "ratio": Figure.of(project["hours_ratio"], "times", decimals=1),
     })

@@ -311,3 +311,10 @@ def whole_project(i) -> dict:
         "cost_on_demand": interval_product(span, prices["on_demand"]),
         "cost_three_year": interval_product(span, prices["three_year"]),
     }
+
+
+def project_hours(project: dict) -> dict:
+    """The project's two counts of GPU-hours as figures, at one precision (6.0 and 7.5 million, not
+    6 beside 7.5): the costs page and the project's answer paste the same."""
+    return {name: Figure.of(project[name], "GPU-hour", compact=True, decimals=1, fixed=True)
+            for name in ("gpu_hours", "energy_gpu_hours")}

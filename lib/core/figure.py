@@ -33,6 +33,7 @@ class Figure:
     original: str = ""  # a text figure in a source's own words: the language they are in ("en")
     days: tuple[dt.date, ...] = ()  # several days, each its own (prices of one range seen on different days)
     worded: tuple[str, str] = ()  # a text figure's parts as one phrase in English and Spanish (its items still compared)
+    fixed: bool = False  # keeps its decimals in a compact form: the book's "18.0 million" beside "18.0–27.1 million", where an article's "4 million" drops them
 
     @classmethod
     def of(cls, value: float, unit: str, **style) -> "Figure":
@@ -151,7 +152,7 @@ class Figure:
             return f"{', '.join(shown[:-1])} {words(lang)['and']} {shown[-1]}"
         bound = words(lang)["bound"]
         if self.sequence:
-            return " → ".join(Figure.of(v, self.unit, decimals=self.decimals, compact=self.compact).format(lang)
+            return " → ".join(Figure.of(v, self.unit, decimals=self.decimals, compact=self.compact, fixed=self.fixed).format(lang)
                               for v in self.sequence)
         if math.isinf(self.high):
             word = bound["more_than"] if self.low_open else bound["at_least"]
@@ -163,7 +164,7 @@ class Figure:
             return bound["range_open"].format(low=self._without_unit(low, high, lang), high=high)
         if self.unit in CURRENCIES:
             if round(self.high) >= 1e6:  # 999.999,60 reads "1 million", as its rounding says
-                return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals)
+                return fmt.money_compact(self.low, self.unit, lang, high=self.high, decimals=self.decimals, fixed=self.fixed)
             # Cents only for amounts under a thousand: "223,44 dólares", but "34.335 euros".
             decimals = self.decimals if self.high < 1e3 else 0
             return fmt.money_range(self.low, self.high, self.unit, lang, decimals)
@@ -183,7 +184,7 @@ class Figure:
             whole = Figure(low=round(self.low, self.decimals - 3), high=round(self.high, self.decimals - 3))
             number = whole._range(lambda v: fmt.number(v, lang))
         elif self.compact:
-            number = self._range(lambda v: fmt.compact(v, lang, self.decimals))
+            number = self._range(lambda v: fmt.compact(v, lang, self.decimals, self.fixed))
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
         # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.

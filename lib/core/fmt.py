@@ -73,14 +73,29 @@ def percent_range(low: float, high: float, lang: str, decimals: int = 1) -> str:
     return one.replace(figure, joined(number(low * 100, lang, decimals), figure), 1)
 
 
-def compact(x: float, lang: str, decimals: int = 1) -> str:
+def compact(x: float, lang: str, decimals: int = 1, fixed: bool = False) -> str:
     """5,7 millones / 5.7 million; 3 billones (10^12) / 3 trillion; and, as Spanish writes
-    thousands of millions, 175.300 millones / 175.3 billion (STYLE.md)."""
+    thousands of millions, 175.300 millones / 175.3 billion (STYLE.md).
+
+    CLDR drops a trailing zero (6.0 million reads "6 million"), as a figure an article states reads;
+    `fixed` keeps every decimal, for a computed figure that stands beside a range written at that
+    precision ("6.0 million" beside "7.5 million", STYLE.md: one precision)."""
     x = _carried(_finite(x), lang, decimals)
     if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12:
         millions = round(x / 1e6, decimals - 3)  # the same precision as 175.3 billion
         return f"{number(millions, lang, max(0, decimals - 3))} millones"
-    return format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
+    text = format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
+    scale = _scale(x, lang)
+    if not fixed or decimals <= 0 or scale < 1e6:
+        return text
+    shown = number(round(x / scale, decimals), lang, decimals)
+    return f"{shown} {_scale_word(scale, shown, lang)}"
+
+
+def _scale_word(scale: float, shown: str, lang: str) -> str:
+    """The word of a scale for the number shown before it, singular only for exactly one:
+    1 millón, 1,5 millones / 1 million."""
+    return compact(scale * (1 if shown == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
 
 
 def compact_value(x: float, lang: str, decimals: int = 1) -> float:
@@ -186,9 +201,12 @@ def money_short(x: float, currency: str, lang: str) -> str:
     return format_compact_currency(_finite(x), currency, locale=locale(lang), format_type="short", fraction_digits=1)
 
 
-def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1) -> str:
+def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1,
+                  fixed: bool = False) -> str:
     """5,7 millones de dólares / $5.7 million; with `high`, a range in one unit:
-    9–23 millones de dólares / $9–23 million."""
+    9–23 millones de dólares / $9–23 million. A whole amount drops its decimals ("$4 million", as an
+    article writes it); `fixed` keeps them, for a computed figure beside a range at that precision
+    ("$18.0 million ($18.0–27.1 million)")."""
     high = _finite(low if high is None else high)
     low = _finite(low)
     if low > high:
@@ -205,10 +223,9 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
         text = money(low, currency, lang)
         return text if same else joined(text, money(high, currency, lang))
     # A range keeps one precision for both ends (STYLE.md): 1,0–6,8, not 1–6,8; 9–23 when both are whole.
-    whole = all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
+    whole = not fixed and all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
     ends = [number(round(v / scale, rounding), lang, 0 if whole else decimals) for v in (low, high)]
-    # The scale's word, singular only for exactly one: 1 millón, 1,5 millones / 1 million.
-    word = compact(scale * (1 if ends[1] == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
+    word = _scale_word(scale, ends[1], lang)
     body = joined(*ends)
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "

@@ -348,20 +348,24 @@ def dated(value) -> Figure:
     return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
 
 
-def rung_figure(usd: float) -> Figure:
-    """A rung's cost as the ladder, its table and the chapter's text write it."""
-    return Figure.of(usd, "USD", decimals=2 if usd >= 1e9 else 1 if usd >= 1e6 else 0)
+# The ladder's rungs that are the book's answers for past runs (lib.chapters.answers), by their run.
+PAST_RUN_RUNGS = {"llama65b": "llama", "palm": "palm"}
+
+
+def rung_figure(usd: float, fixed: bool = False) -> Figure:
+    """A rung's cost as the ladder, its table and the chapter's text write it; `fixed`: a past run's
+    answer, written as the answer writes it ("$18.0 million", its range's decimal kept)."""
+    return Figure.of(usd, "USD", decimals=2 if usd >= 1e9 else 1 if usd >= 1e6 else 0, fixed=fixed)
 
 
 def ladder(i: Inputs) -> list[dict]:
     """The budget chapter's ladder, its past runs at the book's answers (lib.chapters.answers)."""
-    runs = {"llama65b": "llama", "palm": "palm"}
     return budget.ladder(i, {key: (answers.past_run(i, run).figure.value, answers.price_year(i, run))
-                             for key, run in runs.items()})
+                             for key, run in PAST_RUN_RUNGS.items()})
 
 
 def ladder_rows(i: Inputs, lang: str) -> list[dict]:
-    return [dict(r, label=rung_figure(r["usd"]).format(lang)) for r in ladder(i)]
+    return [dict(r, label=rung_figure(r["usd"], fixed=r["key"] in PAST_RUN_RUNGS).format(lang)) for r in ladder(i)]
 
 
 def ladder_table(i: Inputs, lang: str) -> str:

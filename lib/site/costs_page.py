@@ -14,7 +14,7 @@ from IPython.display import Markdown
 
 from lib.chapters import decomposition, epoch, published
 from lib.chapters.costs import (METHODS, compare, cost_intervals, cpi_factor, cpi_last_year, energy_rows, flops_rows,
-                                hour_intervals, load, opt_flops_accounting, own_emissions, price_intervals, whole_project,
+                                hour_intervals, load, opt_flops_accounting, own_emissions, price_intervals, project_hours, whole_project,
                                 year_of)
 from lib.chapters.published import Row
 from lib.core import fmt, sentences
@@ -88,8 +88,7 @@ def chapter_figures(i) -> dict[str, Figure]:
     project = whole_project(i)
     f["project.gpus"] = Figure.of(i.llama_gpus, "GPU")
     f["project.months"] = Figure.of(i.llama_project_months, "")
-    f["project.gpu_hours"] = Figure.of(project["gpu_hours"], "GPU-hour", compact=True, decimals=1)
-    f["project.energy_gpu_hours"] = Figure.of(project["energy_gpu_hours"], "GPU-hour", compact=True, decimals=1)
+    f.update({f"project.{name}": figure for name, figure in project_hours(project).items()})
     f["project.hours_ratio"] = Figure.of(project["hours_ratio"], "", decimals=1)
     # from the hours its energy stands for to those of its months, over the 65B model's final run
     f["project.hours_ratios"] = Figure.between(*sorted(h / i.llama_65b_gpu_hours for h in

@@ -22,6 +22,7 @@ from lib.chapters import budget as budget_chapter
 from lib.chapters.verdicts import check_all
 from lib.core import sentences
 from lib.core.claims import Checked
+from lib.core.distance import furthest_first
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.core.words import words
@@ -40,16 +41,24 @@ def chapter_figures(chapter: str, i: Inputs) -> dict[str, Figure]:
 
 # ---------------------------------------------------------------- what only the findings compute
 
-def furthest(checked: list[Checked], lang: str) -> dict[str, str]:
+def furthest(checked: list[Checked], lang: str, first: bool = False) -> dict[str, str]:
     """The claim furthest from its sources (the first of the ledger's summary, lib.core.distance's
     order): what it is about, its article, and the ledger's item for it (what the article says
-    against what the sources give, and how far apart)."""
+    against what the sources give, and how far apart); and the words that lead to it (`lead`,
+    capitalised where it opens the finding: `first`), which say, where no claim lies outside its
+    sources (the furthest is at no distance: inside the span of the estimates, or within its
+    tolerance), that none does, and name the one that needs most context."""
     w = words(lang)["findings"]
+    ranked = furthest_first(checked)
+    outside = bool(ranked) and ranked[0][1].magnitude > 0
+    lead = w["lead"]["outside" if outside or not ranked else "inside"]
+    lead = lead[:1].upper() + lead[1:] if first else lead
     items = sentences.summary_items(checked, lang)
     if not items:
-        return {"subject": w["no_distance"], "article": "—", "item": "—"}
-    first, item = items[0]
-    return {"subject": sentences.subject(first, lang), "article": w["article"][str(first.claim.article)], "item": item}
+        return {"subject": w["no_distance"], "article": "—", "item": "—", "lead": lead}
+    claim, item = items[0]
+    return {"subject": sentences.subject(claim, lang), "article": w["article"][str(claim.claim.article)], "item": item,
+            "lead": lead}
 
 
 def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
@@ -75,6 +84,9 @@ def budget_figures(i: Inputs, lang: str) -> dict[str, Figure | str]:
 # The other chapters' figures and findings an article's chapter quotes: article 2 ends on what a
 # household budget does reach (LoRA on LLaMA 7B: whether it fits one H100, what the budget trains).
 ARTICLE_QUOTES = {2: ({"budget": ("B.budget.eur", "B.budget.lora7b_bought")}, ("budget.lora_fits",))}
+# The articles whose finding of the furthest claim opens with its lead (article 2's follows "Against
+# every estimate …,").
+LEAD_OPENS = (1,)
 
 
 def quoted(chapters: dict[str, tuple[str, ...]], i: Inputs) -> dict[str, Figure]:
@@ -92,8 +104,8 @@ def article_values(number: int, checked: list[Checked], lang: str, i: Inputs | N
     (what it is about, and the summary's item for it; the counts by verdict are in the summary), and
     what it quotes of the other chapters (ARTICLE_QUOTES)."""
     own = [c for c in checked if c.claim.article == number]
-    found = furthest(own, lang)
-    values = {f"A{number}.furthest.subject": found["subject"], f"A{number}.furthest.item": found["item"]}
+    found = furthest(own, lang, first=number in LEAD_OPENS)
+    values = {f"A{number}.furthest.{name}": found[name] for name in ("lead", "subject", "item")}
     if number in ARTICLE_QUOTES:
         figures, found_keys = ARTICLE_QUOTES[number]
         i = load_inputs() if i is None else i
@@ -112,7 +124,7 @@ def home_values(lang: str, i: Inputs, checked: list[Checked]) -> dict[str, Figur
     articles are (the ledger's summary: its sentence of counts, and its first claim, the furthest
     from the sources)."""
     values: dict[str, Figure | str] = {"all.counts": sentences.counts(checked, lang, "ledger")}
-    return values | {f"furthest.{name}": text for name, text in furthest(checked, lang).items()}
+    return values | {f"furthest.{name}": text for name, text in furthest(checked, lang).items() if name != "lead"}
 
 
 # ---------------------------------------------------------------- gluing
