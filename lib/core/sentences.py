@@ -98,17 +98,12 @@ def calculation(checked: Checked, lang: str) -> tuple[str, str] | None:
     return (words(lang)["card"]["calculated"], "; ".join(ours)) if ours else None
 
 
-def sourced_cell(checked: Checked, lang: str) -> str:
-    """The figure the claim is checked against, as a list or a table cell gives it alone: said to be
-    the book's calculation, or the span of the estimates, where it is."""
-    value = sourced(checked, lang)[1]
-    if checked.result.sourced is None:
-        return value
+def _whose(checked: Checked) -> str:
+    """Whose figure a claim is checked against, as a summary names it: the sources', the book's own
+    calculation from them, or the span of the estimates (a cost)."""
     if checked.result.evidence:
-        return words(lang)["span"]["cell"].format(figure=value)
-    if is_calculated(checked):
-        return words(lang)["card"]["calculated_cell"].format(figure=value)
-    return value
+        return "span"
+    return "book" if checked.result.sourced is not None and is_calculated(checked) else "sources"
 
 
 def _measures(bases, lang: str) -> str:
@@ -233,6 +228,6 @@ def summary_items(checked: list[Checked], lang: str) -> list[tuple[Checked, str]
     """Each claim that needs context or does not hold, the furthest from the sources first, with
     what the article says against what the sources give and how far apart."""
     w = words(lang)["summary"]
-    return [(c, w["item"].format(stated=c.claim.stated.format(lang), sourced=sourced_cell(c, lang),
-                                 distance=distance_text(c, lang, d)))
+    return [(c, w["item"].format(stated=c.claim.stated.format(lang), whose=w["whose"][_whose(c)],
+                                 sourced=sourced(c, lang)[1], distance=distance_text(c, lang, d)))
             for c, d in furthest_first(checked)]
