@@ -13,7 +13,7 @@ from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.words import words
 from lib.plan import memory, speed
-from lib.plan.errors import PlanError, message
+from lib.plan.errors import PlanError, message, warning
 from lib.plan.gpus import gpu as find_gpu
 from lib.plan.shapes import load_config, shape
 
@@ -41,7 +41,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--attention", help=" | ".join(memory.ATTENTIONS) + " (default: sdpa, or eager where the model runs no other)")
     p.add_argument("--gpu")
     p.add_argument("--tokens", default="1e9")
-    p.add_argument("--mfu", help="the utilisation of the GPU's bf16 peak (default: the budget chapter's)")
+    p.add_argument("--mfu", help="override: the utilisation of the GPU's bf16 peak, timed by the MFU path "
+                   "(default: the speed model, lib.plan.step_time, with a range)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--lang", default="en", choices=("en", "es"))
     return p
@@ -84,7 +85,8 @@ def plan(args: argparse.Namespace) -> dict:
                      parameter_layers=None if args.parameter_layers is None else tuple(
                          _layer(t) for t in args.parameter_layers.split(",")))
     parts = memory.parts(job)
-    out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}}
+    out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}, "warnings": [w for w, _ in memory.warnings(job)]}
+    args.warned = memory.warnings(job)
     if args.gpu:
         gpu = find_gpu(args.gpu)
         run = speed.on_gpu(job, gpu, _real("tokens", args.tokens), _real("mfu", args.mfu))
@@ -130,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     except PlanError as error:
         print(message(error, args.lang), file=sys.stderr)
         return 2
+    for problem, values in args.warned:  # computed, and said: one line each in the reader's language
+        print(warning(problem, values, args.lang), file=sys.stderr)
     print(json.dumps(result, indent=2) if args.json else table(result, args))
     return 0
 
