@@ -262,16 +262,21 @@ def test_openai_s_gpt_oss_20b_example_fits_one_h100():
 def test_the_claims_run_openai_s_example_from_its_sourced_settings():
     """The first article's claim on gpt-oss (lib.chapters.article1.gptoss_ft_job) builds the planner's job
     from the sourced inputs (gptoss_ft_*, the cookbook's settings): the same job as COOKBOOK above; at
-    those settings the peak is 65.9 GB, and the planner's speed at PaLM's utilisation would do one run of
-    the example's at most 2,048,000 tokens in about 1.3 minutes, against the 18 the example measures."""
+    those settings the peak is 69.2 GB, and the planner at PaLM's utilisation (the MFU path, `palm_minutes`)
+    would do one run of the example's at most 2,048,000 tokens in about 1.3 minutes, against the 18 the
+    example measures; the speed model, with no utilisation given, in about 3.5, with its range."""
     from lib.chapters.article1 import gptoss_ft, gptoss_ft_job
 
     assert gptoss_ft_job(I) == job("gpt-oss-20b", **COOKBOOK)
     found = gptoss_ft(I)
     assert round(found["peak"] / 1e9, 1) == 69.2 and found["fits"] is True  # 65.9 before the fp32 loss gradient (8 bytes a logit)
     assert found["peak_unchecked"] > 2 * gpu("h100-sxm").memory_gb * 1e9
-    assert found["planner_minutes"] == pytest.approx(1.26, abs=0.01)
-    assert 13 < I.gptoss_ft_minutes / found["planner_minutes"] < 15
+    assert found["palm_minutes"] == pytest.approx(1.26, abs=0.01)
+    assert 13 < I.gptoss_ft_minutes / found["palm_minutes"] < 15
+    # The speed model's run, with its range: the measured 18 minutes is the range's top, since the
+    # example's own published row (an upper bound on its speed) sets the range's low end.
+    assert found["model_minutes_low"] < found["model_minutes"] < found["model_minutes_high"]
+    assert found["model_minutes"] == pytest.approx(3.5, abs=0.1)
     # A setting the planner cannot hold refuses, in a message that names it.
     with pytest.raises(ValueError, match="gptoss_ft_checkpointing"):
         gptoss_ft_job(I.replace("gptoss_ft_checkpointing", value="yes"))
@@ -475,3 +480,38 @@ def test_the_command_gives_the_speed_model_for_every_shipped_model_and_method_on
             assert run_["hours_low"] < run_["hours"] < run_["hours_high"]
     mfu = speed.speed(job(method="lora"), gpu("h200"), 1e9, mfu=0.4, i=I)
     assert mfu["speed_model"] == "mfu" and mfu["mfu"] == 0.4 and "tokens_per_second_low" not in mfu
+
+
+def test_no_speed_constant_comes_from_a_published_test_row():
+    """Each constant of the speed model names its primary source (a .bib key) or says it is unverified; no
+    constant's source is the source of a published test row, and none names a row it was taken from."""
+    from lib.core.inputs import bib_keys
+    from lib.plan import published, step_time, validation
+
+    test_sources = {r.source for r in published.load() if r.use == "test"}
+    for name, section in step_time.constants().items():
+        assert section.get("unverified") is True or section.get("source") in bib_keys(), name
+        assert section.get("source") not in test_sources, name
+        assert not set(section.get("rows", ())) - {r.key for r in published.fit_rows()}, name
+    assert validation.constant_rows() == frozenset()
+
+
+def test_the_speed_range_is_the_residuals_of_rows_no_constant_came_from(monkeypatch):
+    """The range is the least (every predicted time row) and the most (the exact ones) of measured ÷ predicted,
+    never typed in; it covers every such row, and a row a constant came from leaves it."""
+    from lib.plan import step_time, validation
+
+    rows = validation.range_rows()
+    assert len(rows) >= 5 and all(r.row.quantity != "peak" and r.predicted for r in rows)
+    low, high = validation.speed_range()
+    assert low == min(r.measured / r.predicted for r in rows)
+    assert high == max(r.measured / r.predicted for r in rows if r.bound == "exact")
+    assert low < 1 < high
+    tps = speed.speed(job("llama-7b", "lora"), gpu("h100-sxm"), 1e9)
+    assert tps["tokens_per_second_low"] == pytest.approx(tps["tokens_per_second"] * low)
+    assert tps["tokens_per_second_high"] == pytest.approx(tps["tokens_per_second"] * high)
+    # A constant taken from a row takes that row out of the range.
+    taken = rows[0].row.key
+    planted = step_time.constants() | {"gemm": step_time.constants()["gemm"] | {"rows": [taken]}}
+    monkeypatch.setattr(step_time, "constants", lambda: planted)
+    assert taken not in {r.row.key for r in validation.range_rows()}

@@ -112,6 +112,7 @@ def budget_buys(i: Inputs) -> Answer:
                       "seen": i.seen_on("lambda_h100_sxm_1x"),
                       "lora": _word("fits" if lora["fits"] else "no_fit"),
                       "tokens": Figure.of(lora["tokens"], "token", compact=True, decimals=1),
+                      "tokens_range": Figure.between(lora["tokens_low"], lora["tokens_high"], "token", compact=True, decimals=1),
                       "pcie_hours": Figure.of(pcie, "hour", decimals=1),
                       "pcie_price": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                   })

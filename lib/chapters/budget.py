@@ -307,15 +307,17 @@ def budget_job(i: Inputs) -> plan_memory.Job:
 
 def budget_lora(i: Inputs) -> dict:
     """What the first article's budget buys of the chapter's example on the H100 SXM it rents, by the
-    planner: its peak, whether it fits, and the tokens the budget's hours train at PaLM's utilisation."""
+    planner: its peak, whether it fits, and the tokens the budget's hours train by the speed model, with
+    `tokens_low` and `tokens_high` from its range (lib.plan.validation.speed_range)."""
     from lib.plan.gpus import load_gpus, price
 
     job, gpu = budget_job(i), load_gpus()["h100-sxm"]
     hours = compute.hours_bought(budget_usd(i), price(gpu, i))
-    per_second = plan_speed.speed(job, gpu, 1.0, i=i)["tokens_per_second"]
+    rate = plan_speed.speed(job, gpu, 1.0, i=i)
     peak = plan_memory.parts(job)["peak"]
-    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu, i),
-            "tokens": round(hours * compute.SECONDS_PER_HOUR * per_second)}
+    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu, i)} | {
+        f"tokens{end}": round(hours * compute.SECONDS_PER_HOUR * rate[f"tokens_per_second{end}"])
+        for end in ("", "_low", "_high")}
 
 
 def flops_per_token(i: Inputs, job: str, model: str) -> float:

@@ -18,7 +18,7 @@ from typing import Callable
 
 from lib.core.inputs import bib_keys
 from lib.plan.gpus import GPUS_FILE
-from lib.plan.memory import ALL_LINEAR, METHODS, Job
+from lib.plan.memory import ALL_LINEAR, METHODS, Job, default_attention
 from lib.plan.shapes import SHIPPED, load_config, shape
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[1] / "data" / "plan" / "published.toml"
@@ -93,7 +93,8 @@ class Row:
     def job(self) -> Job | None:
         """The row's configuration as the planner's job (per GPU: its micro-batch), or None where the model
         is not shipped or the source leaves the sequence, the micro-batch or, for LoRA, rank and targets
-        unstated. Checkpointing the source does not state is taken as off."""
+        unstated. Checkpointing the source does not state is taken as off; the attention is the model's
+        default (memory.default_attention: sdpa, or eager where the architecture has no other)."""
         if not self.shipped or self.seq is None or self.micro_batch is None:
             return None
         extra = {}
@@ -101,8 +102,9 @@ class Row:
             if self.rank is None or self.targets is None:
                 return None
             extra = {"rank": self.rank, "targets": self.targets}
-        return Job(shape(load_config(self.model)), self.method, seq=self.seq, batch=self.micro_batch,
-                   checkpointing=bool(self.checkpointing), **extra)
+        s = shape(load_config(self.model))
+        return Job(s, self.method, seq=self.seq, batch=self.micro_batch, checkpointing=bool(self.checkpointing),
+                   attention=default_attention(s), **extra)
 
     def measured_tokens_per_second_per_gpu(self) -> float | None:
         """A time or throughput row's tokens a second on each GPU (None for a peak, or where the number of

@@ -23,7 +23,7 @@ from __future__ import annotations
 from lib.core.currency import ecb_rate
 from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
-from lib.plan import step_time
+from lib.plan import step_time, validation
 from lib.plan.gpus import Gpu, capacity_bytes, price
 from lib.plan.memory import Job, parts
 from lib.plan.shapes import expert_parameters, param_count
@@ -73,7 +73,7 @@ RANGED = ("tokens_per_second", "hours", "cost_usd", "cost_eur")
 def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
     """Tokens a second, hours and cost for `tokens` (None where the GPU's peak, bandwidth or price is
     unverified). By the speed model (`speed_model` "parts"), each with `_low` and `_high` from its range
-    (step_time.speed_range), and `mfu` the utilisation of the bf16 peak that speed makes of the module's
+    (validation.speed_range: the residuals against published measurements), and `mfu` the utilisation of the bf16 peak that speed makes of the module's
     FLOPs per token; or, where `mfu` is given, by the MFU path (`speed_model` "mfu", no range)."""
     i = load_inputs() if i is None else i
     if mfu is not None and not 0 < mfu <= 1:
@@ -89,7 +89,7 @@ def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs
     if by_parts:
         tps = step_time.tokens_per_second(job, gpu)
         out["mfu"] = tps * flops_per_token(job, i) / gpu.bf16_flops
-        low, high = step_time.speed_range()
+        low, high = validation.speed_range()
         rates = {"": tps, "_low": tps * low, "_high": tps * high}
     else:
         rates = {"": mfu * gpu.bf16_flops / flops_per_token(job, i)}

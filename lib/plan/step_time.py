@@ -21,8 +21,8 @@ The parts of a step (`parts`):
 - `launch`: what the CPU spends launching each kernel; a step takes at least that long.
 
 The step takes the longer of the GPU's work (matmul + attention + memory) and the launches. Tokens a
-second are the step's tokens over its time; a range around them (`RANGE`) comes from the model's residuals
-against published measurements (`range_from_residuals`).
+second are the step's tokens over its time; the range around them comes from the model's residuals against
+published measurements (lib.plan.validation.speed_range, through `range_from_residuals`).
 """
 
 from __future__ import annotations
@@ -144,10 +144,3 @@ def range_from_residuals(pairs: list[tuple[float, float]]) -> tuple[float, float
             raise ValueError(f"a pair must be two positive numbers, not {(predicted, measured)!r}")
         ratios.append(measured / predicted)
     return min(ratios), max(ratios)
-
-
-def speed_range() -> tuple[float, float]:
-    """The factors the model's tokens a second are multiplied by for their range (lib/data/plan/speed.toml,
-    [range]): a placeholder until the validation's residuals replace it (range_from_residuals)."""
-    r = constants()["range"]
-    return r["low"], r["high"]

@@ -18,6 +18,8 @@ from lib.site.markdown import table_cell
 from lib.core.words import words
 from lib.plan import memory as plan_memory
 from lib.plan import speed as plan_speed
+from lib.plan import validation
+from lib.plan.gpus import load_gpus
 
 
 
@@ -343,6 +345,52 @@ def measured_table(i: Inputs, lang: str, folder=None) -> str:
     return "\n".join(rows)
 
 
+def published_table(lang: str) -> str:
+    """The planner against every published training measurement (lib/data/plan/published.toml), time and
+    peak: the row's configuration, what was measured, the planner's figure, the published one, the
+    residual (planner − published) ÷ published, and whether a constant of the planner came from the row.
+    Time is compared as tokens a second per GPU; a row the planner cannot express shows none."""
+    w, plan = words(lang)["budget"], words(lang)["calculator_plan"]
+    v, h = w["validation"], w["head"]
+    rows = [f"| {h['configuration']} | {v['quantity']} | {h['planner']} | {h['published']} | {h['residual']} "
+            f"| {v['constant']} |", "|---|---|---:|---:|---:|---|"]
+    taken, gpus = validation.constant_rows(), load_gpus()
+    for r in validation.residuals():
+        row = r.row
+        gpu = gpus[row.gpu].name if row.gpu in gpus else row.gpu
+        if row.quantity == "peak":
+            shown = lambda x: Figure.of(x / 1e9, "GB", decimals=1)  # noqa: E731
+        else:
+            shown = lambda x: Figure.of(x, "token/s/GPU", decimals=0)  # noqa: E731
+        published = shown(r.measured).format(lang)
+        if r.bound == "at_most":
+            published = v["at_most"].format(value=published)
+        missing = r.predicted is None
+        cells = [v["config"].format(model=plan["models"].get(row.model, row.model), method=plan["methods"][row.method], gpu=gpu),
+                 v["quantities"]["peak" if row.quantity == "peak" else "time"],
+                 w["none"] if missing else shown(r.predicted).format(lang), published,
+                 w["none"] if missing else _pct(r.ratio - 1).format(lang),
+                 w["agrees"]["yes" if row.key in taken else "no"]]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def speed_figures() -> dict[str, Figure]:
+    """The speed model's range and what it rests on, for the prose: the range's factors, the rows it is
+    taken from, the rows the planner predicts, and the residuals' spread on them."""
+    rows = validation.range_rows()
+    low, high = validation.speed_range()
+    ratios = [r.ratio - 1 for r in rows]
+    peaks = [r.ratio - 1 for r in validation.residuals() if r.row.quantity == "peak" and r.predicted is not None
+             and r.bound == "exact"]
+    return {"speed.low": Figure.of(low, "times", decimals=2), "speed.high": Figure.of(high, "times", decimals=2),
+            "speed.rows": Figure.of(len(rows), "count"),
+            "speed.residuals": Figure.between(min(ratios), max(ratios), "fraction", decimals=0),
+            "speed.peak_rows": Figure.of(len(peaks), "count"),
+            "speed.peak_residuals": Figure.between(min(peaks), max(peaks), "fraction", decimals=0),
+            "speed.constants_from_rows": Figure.of(len(validation.constant_rows()), "count")}
+
+
 def dated(value) -> Figure:
     return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
 
@@ -378,7 +426,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     words(lang)
     i = load_inputs() if i is None else i
     w = words(lang)["budget"]
-    glue_figures("B", figures(i), lang)
+    glue_figures("B", figures(i) | speed_figures(), lang)
     page.glue_node_price(lang, i)  # the llm.c rung is priced per GPU of a whole node, not as a single GPU
     # Words, not figures: the names and the computed side of each bound, in the page's language.
     q = budget.qlora_rebuilt(i)
@@ -410,6 +458,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
-                        ("measured", measured_table), ("ladder", ladder_table)):
+                        ("measured", measured_table), ("ladder", ladder_table),
+                        ("published", lambda _, lang: published_table(lang))):
         page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
     return i
