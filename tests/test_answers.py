@@ -143,3 +143,24 @@ def test_full_fine_tuning_answers_both_precisions():
     assert fits(I.h100_sxm_memory) == (1, 1)
     assert fits(50.0) == (2, 0)
     assert fits(120.0) == (0, 2)
+
+
+def test_the_budget_question_opens_with_a_computed_yes_or_no():
+    """"Can you train your own model with the budget?" opens with a plain yes or no in each language,
+    each computed: LoRA on one H100 (fits, and trains on some tokens), a full fine-tuning in mixed
+    precision on one H100 (its peak against the GPU's memory) and on a rented node of 8 A100s as Alpaca's
+    ran (the budget against its published hours at Lambda's price). Moving the inputs moves the words."""
+    def opening(i, lang):
+        a = answers.budget_buys(i)
+        return a.parts["lora_yes"][lang], a.parts["one_gpu"][lang], a.parts["node"][lang], a.text(lang)
+
+    for lang, yes, no in (("en", "Yes", "no"), ("es", "Sí", "no")):
+        lora, one, node, text = opening(I, lang)
+        assert (lora, one, node) == (yes, no, yes.lower()), lang
+        assert text.startswith(yes + ","), text
+        # A node 4 times dearer than the budget pays: no on the node.
+        dear = I.replace("lambda_a100_sxm_8x", value=I.lambda_a100_sxm_8x * 4)
+        assert opening(dear, lang)[2] == no
+        # An H100 of 120 GB holds the mixed-precision full fine-tuning: yes on one GPU.
+        big = I.replace("h100_sxm_memory", value=120.0)
+        assert opening(big, lang)[1] == yes.lower()

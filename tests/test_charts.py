@@ -186,3 +186,43 @@ def test_the_opt_chart_s_ticks_stay_whole_millions_apart_on_a_wide_plot(lang):
         numbers = [int(t.replace(".", "").replace(",", "")) for t in ticks]
         assert len(numbers) >= 4 and len(set(numbers)) == len(numbers), (width, ticks)
         assert all(b - a >= 1 for a, b in zip(numbers, numbers[1:])), (width, ticks)
+
+
+def test_the_headline_chart_names_the_book_s_calculation_apart_from_the_evidence():
+    """A cost whose every figure of evidence is the book's own recomputation (MosaicML's, from summaries
+    of its post) is labelled the book's calculation, as its card says; one with a publisher's estimate in
+    its span, the evidence. Both sit in the evidence's slot and colour."""
+    from lib.chapters.verdicts import check_all
+    from lib.core.span import BOOK
+
+    checked = check_all(load_inputs())
+    kinds = {r["claim"]: r["kind"] for r in charts.headline_cost_rows(checked) if r["kind"] != "stated"}
+    by_id = {c.claim.id: c for c in checked}
+    for cid, kind in kinds.items():
+        bases = by_id[cid].result.evidence
+        if bases:
+            assert (kind == "calculated") == all(b.by == BOOK for b in bases), cid
+    assert kinds["A2-mosaic"] == "calculated" and kinds["A2-palm-cost"] == "sourced"
+    for lang in LANGS:
+        spec = charts.headline_costs(charts.headline_cost_rows(checked), lang).to_dict()
+        text = words(lang)["charts"]["headline_costs"]
+        assert f"{text['items']['A2-mosaic']}, {text['calculated']}:" in spec["description"]
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_each_headline_cost_s_value_is_written_inside_the_plot(lang):
+    """A phone's 358 px hold the headline chart only if every value written beside its mark stays in
+    the plot (or its left margin's few px): on the side with room, else in the axis's millions ("2,9–27,1" for "2,9–27,1 millones de
+    dólares"), its full words kept for the tooltip and the description."""
+    from lib.chapters.verdicts import check_all
+    from lib.site import charts, fonts
+
+    data = next(iter(charts.headline_costs(charts.headline_cost_rows(check_all()), lang).to_dict()["datasets"].values()))
+    for row in data:
+        if row["open"]:  # an open bound is written at its end, its dashed line runs on to the axis's edge
+            continue
+        at = charts.log_position(row["label_x"], charts.HEADLINE_DOMAIN, charts.HEADLINE_WIDTH)
+        width = fonts.text_width(row["shown"], 12) + 8
+        # To the right, nothing but the plot's edge; to the left, a few px of the margin (the row names start at 0).
+        inside = at + width <= charts.HEADLINE_WIDTH if row["align"] == "left" else at - width >= -8
+        assert inside, (row["label"], row["shown"], row["align"], round(at), round(width))

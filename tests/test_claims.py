@@ -623,3 +623,25 @@ def test_a_lora_of_gpt_oss_120b_does_not_fit_the_rented_h100():
     # On a GPU with four times the H100's memory the recipe would fit; then no source gives its time.
     roomy = checked_with(i.scaled("h100_sxm_memory", 4))["A1-lora-gptoss-120b"]
     assert roomy.verdict == "unverified"
+
+
+def test_a_card_names_each_publisher_once_with_its_figures_by_method():
+    """The sources' line of a cost judged against the evidence: one item per publisher, its figures each
+    named by its method ("Epoch AI, $1.5 million by its cloud method … and $733,635 by its amortised
+    method …"), never "Epoch AI, …; Epoch AI, …"."""
+    from lib.chapters.verdicts import check_all
+    from lib.core import sentences
+    from lib.core.span import BOOK
+    from lib.core.words import words
+
+    for c in check_all():
+        published = [b for b in c.result.evidence if b.by != BOOK]
+        if not published:
+            continue
+        for lang in ("es", "en"):
+            text = sentences.given(c, lang)[1]
+            for who in {b.by for b in published}:
+                name = words(lang)["published"]["who"][who]
+                assert text.count(name + ",") == 1, (c.claim.id, lang, text)
+            for b in published:
+                assert words(lang)["span"]["basis"][b.key] in text, (c.claim.id, b.key)

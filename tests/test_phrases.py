@@ -8,7 +8,7 @@ import re
 import pytest
 
 from lib.chapters.verdicts import check_all
-from lib.core import distance, phrases, sentences
+from lib.core import distance, phrases, sentences, span
 from lib.core.figure import Figure
 from lib.core.words import words
 from lib.site import page
@@ -87,25 +87,58 @@ def test_figures_read_as_each_language_writes_them(figure, es, en):
 USD = "USD"
 
 
+def _evidence(*bases):
+    """A cost's evidence set here (lib.core.span): each basis (what it measures, dollars)."""
+    return tuple(span.Basis(measures, Figure.of(value, USD, decimals=1), measures, span.BOOK) for measures, value in bases)
+
+
 @pytest.mark.parametrize("claim_id, stated, sourced, es, en", [
-    ("A1-opt-cost", Figure.of(5.7e6, USD), Figure.between(2.28e6, 3.8e6, USD),
-     "1,5–2,5 veces lo que dan las fuentes", "1.5–2.5 times what the sources give"),
+    # A cost outside the span of the evidence: how far from its nearest end, above or below.
+    ("A1-opt-cost", Figure.of(5.7e6, USD), _evidence(("owning", 0.9e6), ("list", 2.28e6)),
+     "2,5 veces lo que dan las fuentes", "2.5 times what the sources give"),
+    ("A2-llama-cost", Figure.of(3e6, USD), _evidence(("commitment", 4.2e6), ("list", 5.25e6)),
+     "un 29\u00a0% menos de lo que dan las fuentes", "29% less than the sources give"),
+    # Inside it: the span, each end with what it measures, and what the article's figure matches.
+    ("A1-opt-cost", Figure.of(5.7e6, USD), _evidence(("owning", 1e6), ("list", 6.8e6)),
+     "dentro de las estimaciones, que van de 1 millón de dólares (tener el hardware en propiedad) a 6,8 millones de "
+     "dólares (alquilar a precio de lista); la cifra del artículo coincide con alquilar a precio de lista",
+     "inside the span of the estimates, from $1 million (owning the hardware) to $6.8 million (renting at list price); "
+     "the article’s figure matches renting at list price"),
+    # Inside it, matching none of its figures: between which two.
+    ("A1-opt-cost", Figure.of(3e6, USD), _evidence(("owning", 1e6), ("list", 6.8e6)),
+     "dentro de las estimaciones, que van de 1 millón de dólares (tener el hardware en propiedad) a 6,8 millones de "
+     "dólares (alquilar a precio de lista), entre tener el hardware en propiedad y alquilar a precio de lista",
+     "inside the span of the estimates, from $1 million (owning the hardware) to $6.8 million (renting at list price), "
+     "between owning the hardware and renting at list price"),
+    # A bound some figure of the evidence meets: that figure's measure.
+    ("A2-mosaic", None, _evidence(("commitment", 0.3e6), ("list", 1.1e6)),
+     "dentro de las estimaciones, que van de 300.000 dólares (alquilar con compromiso de uso) a 1,1 millones de "
+     "dólares (alquilar a precio de lista); la cifra del artículo coincide con alquilar con compromiso de uso",
+     "inside the span of the estimates, from $300,000 (renting with a commitment) to $1.1 million (renting at list "
+     "price); the article’s figure matches renting with a commitment"),
+    # Claims with no evidence: their sources' figure.
     ("A1-opt-gpu-hours", Figure.of(1.8e6, "GPU-hour"), Figure.of(1e6, "GPU-hour"),
      "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
-    ("A2-llama-cost", Figure.of(4e6, USD), Figure.between(4.2e6, 5.25e6, USD),
-     "un 5–24\u00a0% menos de lo que dan las fuentes", "5–24% less than the sources give"),
     ("A1-opt-year", None, None, "las fuentes dan la misma cifra; la diferencia: otra fecha",
      "the sources give the same figure; the difference: another date"),
-    ("A2-mosaic", None, None, "las fuentes cumplen la cota; la diferencia: otro alcance", "the sources meet the bound; the difference: other scope"),
+    ("A2-mosaic", None, None, "las fuentes cumplen la cota; la diferencia: otro alcance",
+     "the sources meet the bound; the difference: other scope"),
 ])
 def test_each_judged_claim_says_how_far_apart_the_article_and_the_sources_are(claim_id, stated, sourced, es, en):
-    """The distance's sentence for each kind, on figures set here (whatever the committed data are)."""
+    """The distance's sentence for each kind, on figures set here (whatever the committed data are):
+    `sourced` is the sources' figure, or a cost's evidence (its bases; a cost without one is judged
+    against its sourced figure alone), or None for the claim's own figure with its recorded mismatches."""
     checked = CHECKED[claim_id]
-    if stated is None:  # inside the sources' figure, with the claim's recorded mismatches
-        stated = sourced = checked.claim.stated
+    evidence = sourced if isinstance(sourced, tuple) else ()
+    if stated is None:
+        stated = checked.claim.stated
         checked = dataclasses.replace(checked, mismatches=checked.claim.mismatches)
+    if evidence:
+        sourced = span.span(evidence)
+    elif sourced is None:  # inside the sources' figure
+        sourced = stated
     checked = dataclasses.replace(checked, verdict="context", claim=dataclasses.replace(checked.claim, stated=stated),
-                                  result=dataclasses.replace(checked.result, sourced=sourced))
+                                  result=dataclasses.replace(checked.result, sourced=sourced, evidence=evidence))
     assert (sentences.distance_text(checked, "es"), sentences.distance_text(checked, "en")) == (es, en)
 
 
@@ -198,38 +231,71 @@ def test_verdict_counts_agree_in_number_and_leave_out_none():
     assert sentences.counts(two, "en", "chapter").endswith("2 need context.")
 
 
+def _reads(template: str, text: str, **known) -> bool:
+    """Whether `text` is `template` with `known` filled in and any text in its other blanks."""
+    pattern = re.escape(template)
+    for name, value in known.items():
+        pattern = pattern.replace(re.escape("{" + name + "}"), re.escape(value))
+    return re.fullmatch(re.sub(r"\\\{\w+\\\}", ".+", pattern), text) is not None
+
+
+def _labels(head: str) -> list[str]:
+    return re.findall(r'<span class="claim-label">([^<]*):</span>', head)
+
+
 def test_a_card_reads_in_lines_then_opens_its_details():
     for lang in ("es", "en"):
+        w = words(lang)
         card = page.card(CHECKED["A1-opt-cost"], lang)
         head, details = card.split("<details", 1)
-        assert head.count('<span class="claim-label">') == 3  # the article, the sources, how far apart
+        # The article, the sources (the book's recomputations named apart), the span of it all, how far apart.
+        assert _labels(head) == [w["card"]["stated"], w["card"]["sourced"], w["card"]["calculated"],
+                                 w["span"]["label"], w["card"]["distance"]]
         assert "**" not in card  # no bold: the verdict in the title is the finding
         assert "{cite:p}" in details and "</details>" in details
+        # A claim checked against one figure: the article, the book's calculation, how far apart.
+        hours = page.card(CHECKED["A1-opt-gpu-hours"], lang).split("<details", 1)[0]
+        assert _labels(hours) == [w["card"]["stated"], w["card"]["calculated"], w["card"]["distance"]]
     assert ":name: A1-opt-cost" in page.card(CHECKED["A1-opt-cost"], "en")  # its anchor, #a1-opt-cost
 
 
 @pytest.mark.parametrize("lang", ["es", "en"])
 def test_a_label_says_which_way_and_how_far_or_what_kind_of_context(lang):
     """A reader tells "right" from "2.5 times too high" without opening the card: outside the
-    tolerance, the label has the direction and the size of the distance; inside it, what kind of
-    context; a claim that holds or has no source, its verdict alone."""
-    w = words(lang)["label"]
+    tolerance (for a cost, outside the span of the evidence), the label has the direction and the
+    size of the distance; inside it, what kind of context (for a cost, what its figure matches, or
+    which two it lies between); a claim that holds or has no source, its verdict alone."""
+    w, ws = words(lang)["label"], words(lang)["span"]
     for c in CHECKED.values():
         label, found = sentences.label(c, lang), distance.distance(c)
         assert label.startswith(c.verdict_label(lang))
         if found is None:
             assert label == c.verdict_label(lang)
-        elif found.kind in sentences.ABOVE + sentences.BELOW:
-            way = w["too_high" if found.kind in sentences.ABOVE else "too_low"].split("{size}")[0]
-            assert label.startswith(way.format(verdict=c.verdict_label(lang))) and found.figure.format(lang) in label
-        elif found.kind in ("within", "met"):
+            continue
+        way = {True: ws["above"], False: ws["below"]} if c.result.evidence else {True: w["too_high"], False: w["too_low"]}
+        if found.kind in sentences.ABOVE + sentences.BELOW:
+            size = w["size"][found.kind].format(figure=found.figure.format(lang))
+            assert label == way[found.kind in sentences.ABOVE].format(verdict=c.verdict_label(lang), size=size)
+        elif found.kind in ("within", "met", "span"):
             assert all(w["what"][m.dimension] in label for m in c.mismatches)
-    # The same claim moved past its tolerance, above and below: its label turns with it.
+        if found.kind == "span":  # inside the evidence: what the figure matches, or which two it lies between
+            assert any(_reads(ws[form], label, verdict=c.verdict_label(lang)) for form in ("inside", "inside_what", "between"))
+    # The same cost moved past every estimate, above and below: its label turns with it, and says how far.
     opt = CHECKED["A1-opt-cost"]
-    for factor, way in ((10, "too_high"), (0.1, "too_low")):
+    assert opt.result.evidence
+    for factor, way in ((10, "above"), (0.1, "below")):
         moved = dataclasses.replace(opt, claim=dataclasses.replace(opt.claim, stated=Figure.of(
             opt.result.sourced.value * factor, "USD")))
-        assert sentences.label(moved, lang).startswith(w[way].split("{size}")[0].format(verdict=opt.verdict_label(lang)))
+        found = distance.distance(moved)
+        assert (found.kind in sentences.ABOVE) == (way == "above")
+        size = w["size"][found.kind].format(figure=found.figure.format(lang))
+        assert sentences.label(moved, lang) == ws[way].format(verdict=moved.verdict_label(lang), size=size)
+    # A cost with no evidence, moved likewise, says it is too high or too low.
+    hours = CHECKED["A1-opt-gpu-hours"]
+    for factor, way in ((10, "too_high"), (0.1, "too_low")):
+        moved = dataclasses.replace(hours, claim=dataclasses.replace(hours.claim, stated=Figure.of(
+            hours.result.sourced.value * factor, "GPU-hour")))
+        assert sentences.label(moved, lang).startswith(w[way].split("{size}")[0].format(verdict=moved.verdict_label(lang)))
 
 
 @pytest.mark.parametrize("node, way", [(3.99, "below"), (4.29, "equal"), (4.59, "above")])

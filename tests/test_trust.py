@@ -274,11 +274,11 @@ def test_bad_article_records_are_a_clear_error(tmp_path):
 
 OLD = {"A1-x.verdict": "Needs context", "A1-x.raw": json.dumps({"verdict": "context"}), "A1-x.sourced": "$3.99",
        "A1-x.box": "card " * 40, "A1-y.verdict": "Unverified", "A1-y.raw": json.dumps({"verdict": "unverified"}),
-       "costs.pub.p.verdict": "Unverified", "costs.pub.label.unverified": "Unverified", "B.fits": "does not fit",
+       "costs.pub.p.verdict": "Unverified", "costs.pub.p.raw": json.dumps({"verdict": "unverified"}), "B.fits": "does not fit",
        "A1-gone.sourced": "$1"}
 NEW = {"A1-x.verdict": "Does not hold", "A1-x.raw": json.dumps({"verdict": "wrong"}), "A1-x.sourced": "$3.49",
        "A1-x.box": "card " * 41, "A1-y.verdict": "No primary source", "A1-y.raw": json.dumps({"verdict": "unverified"}),
-       "costs.pub.p.verdict": "No primary source", "costs.pub.label.unverified": "No primary source", "B.fits": "fits",
+       "costs.pub.p.verdict": "No primary source", "costs.pub.p.raw": json.dumps({"verdict": "unverified"}), "B.fits": "fits",
        "A1-new.sourced": "$2"}
 
 
@@ -291,8 +291,18 @@ def test_a_version_s_change_is_its_verdicts_that_changed_and_its_figures_that_mo
     # A label with no code on either side: its words alone say it changed.
     assert corrections.compare("p", {"k.verdict": "Holds"}, {"k.verdict": "Wrong"}, "en") == Change(
         "p", (), (Verdict("k", "Holds", "Wrong"),))
-    assert corrections.figure_moved("1,000", "1.000") and not corrections.figure_moved("fits", "does not fit")
-    assert not corrections.figure_moved("1" * 200, "2" * 200) and not corrections.figure_moved("a\n1", "a\n2")
+    assert corrections.figure_moved("1,000", "1.000", "en") and not corrections.figure_moved("fits", "does not fit", "en")
+    assert not corrections.figure_moved("1" * 200, "2" * 200, "en") and not corrections.figure_moved("a\n1", "a\n2", "en")
+    # A figure moved when its amounts did, read with their scale words; not when they are only written otherwise.
+    assert corrections.figure_moved("$1.5 million", "$1.5 billion", "en")
+    assert corrections.figure_moved("-1.5%", "1.5%", "en") and corrections.figure_moved("1,6–2,1 millones", "1,8–2,1 millones", "es")
+    for old, new, lang in (("200\u00a0€", "200 euros", "es"), ("$4.10–$5.12 per GPU-hour", "$4.10–5.12 per GPU-hour", "en"),
+                           ("1.000–1.000.000.000 ejemplos", "1 mil–1 mil millones de ejemplos", "es"),
+                           ("0.3–1.0", "1.0 → 0.3", "en"), ("992 GPUs", "992 H100 GPUs", "en"),
+                           ("run on a single H100 GPU", "ejecutarse en una sola GPU H100", "es"),
+                           ("Our changes", "A number of changes (see Section 2.5)", "en")):
+        assert not corrections.figure_moved(old, new, lang), (old, new)
+    assert corrections.amounts("$1.6–$2.1 million", "en") == corrections.amounts("1,6–2,1 millones", "es") == (1.6e6, 2.1e6)
 
 
 def test_bad_input_to_the_log_s_functions_is_a_clear_error():
@@ -301,7 +311,7 @@ def test_bad_input_to_the_log_s_functions_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown language"):
         corrections.compare("p", {}, {}, "fr")
     with pytest.raises(ValueError, match="glued values are text"):
-        corrections.figure_moved(1, 2)
+        corrections.figure_moved(1, 2, "en")
     with pytest.raises(ValueError, match="moves a figure or a verdict"):
         Change("p", ())
     with pytest.raises(ValueError, match="Moved records"):

@@ -21,7 +21,7 @@ from lib.site import ledger
 from lib.core.words import words
 
 # Column positions in lib.site.ledger's table (lib.site.ledger.TABLE_KEYS).
-FIGURE_COLUMNS = {name: ledger.TABLE_KEYS.index(name) for name in ("stated", "recomputed", "distance")}
+FIGURE_COLUMNS = {name: ledger.TABLE_KEYS.index(name) for name in ("stated", "recomputed", "calculated", "distance")}
 
 
 def write_csv(app: Sphinx, exception: Exception | None) -> None:

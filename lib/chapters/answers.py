@@ -95,16 +95,32 @@ def _row(i: Inputs, job: str, model: str) -> dict:
     raise ValueError(f"no {job!r} row for {model!r} in the budget chapter")
 
 
+def _yes(fits: bool, first: bool = False) -> dict[str, str]:
+    """The plain answer, yes or no, from a computed fit (never typed), in both languages; `first`: it opens
+    the sentence."""
+    word = _word("yes" if fits else "no")
+    return {lang: w[:1].upper() + w[1:] for lang, w in word.items()} if first else word
+
+
 def budget_buys(i: Inputs) -> Answer:
     """What the first article's budget buys: hours of one H100 SXM (the GPU the book's memory and
     throughput figures are for; the cheaper, slower PCIe gives the range's top), and what LoRA
     fine-tuning of LLaMA 7B trains on in them, by the planner (lib.chapters.budget.budget_lora, the job
-    the budget chapter's planner starts at)."""
+    the budget chapter's planner starts at). It opens with the plain answer, each computed: yes with LoRA
+    where it fits one H100 and trains on some tokens; a full fine-tuning in mixed precision, on one H100
+    (whether its peak fits, the budget chapter's table) and on a rented node of 8 A100s as Alpaca's ran
+    (whether the budget pays its published hours, lib.chapters.budget.rented_full_ft)."""
+    from lib.chapters.article1 import rented_full_ft_figures
+
     usd = budget.budget_usd(i)
     sxm, pcie = compute.hours_bought(usd, i.lambda_h100_sxm_1x), compute.hours_bought(usd, i.lambda_h100_pcie_1x)
     lora = budget.budget_lora(i)
+    full = _row(i, "full", "llama7b")
+    node = budget.rented_full_ft(i)
+    alpaca = rented_full_ft_figures(i, node)
     return Answer("budget_buys", Figure.of(sxm, "hour", decimals=1),
                   Figure.between(min(sxm, pcie), max(sxm, pcie), "hour", decimals=1), {
+                      "lora_yes": _yes(lora["fits"] and lora["tokens"] > 0, first=True),
                       "eur": Figure.of(i.budget_eur, "EUR"),
                       "usd": Figure.of(usd, "USD", decimals=2),
                       "hours": Figure.of(sxm, "hour", decimals=1),
@@ -115,6 +131,16 @@ def budget_buys(i: Inputs) -> Answer:
                       "tokens_range": Figure.between(lora["tokens_low"], lora["tokens_high"], "token", compact=True, decimals=1),
                       "pcie_hours": Figure.of(pcie, "hour", decimals=1),
                       "pcie_price": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
+                      "one_gpu": _yes(full["fits"]),
+                      "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
+                      "full_memory": Figure.memory(full["memory"]),
+                      "node": _yes(node["budget"] >= node["cost"]),
+                      "node_gpus": alpaca["node_gpus"],
+                      "alpaca_hours": alpaca["hours"],
+                      "node_cost": alpaca["cost"],
+                      "a100_price": alpaca["price"],
+                      "a100_seen": alpaca["seen"],
+                      "node_hours": alpaca["paid_hours"],
                   })
 
 

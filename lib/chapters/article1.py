@@ -335,6 +335,7 @@ def budget_hours(i, c):
             "hours_sxm": Figure.of(compute.hours_bought(usd, i.lambda_h100_sxm_1x), "hour", decimals=1),
             "rate_date": Figure.on(i.budget_rate_date),
             "seen": i.seen_on("lambda_h100_sxm_1x"),  # beside the single H100 SXM's price
+            "pcie_seen": i.seen_on("lambda_h100_pcie_1x"),  # beside the H100 PCIe's
         },
     )
 
@@ -349,6 +350,9 @@ def frontier_fraction(i, c):
             "minutes": Figure.of(hours * 60, "minute", decimals=1),
             "cluster_per_hour": Figure.of(cluster_per_hour, "USD", decimals=0),
             "gpus": Figure.of(i.opt_gpus, "GPU", qualifier="H100"),
+            # what the cluster is rented at: each GPU at Lambda's price for a node's, of the day it was seen
+            "price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
+            "seen": i.seen_on("lambda_h100_sxm_8x"),
         },
     )
 

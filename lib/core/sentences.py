@@ -65,9 +65,19 @@ def is_calculated(checked: Checked) -> bool:
 def _basis(b: evidence_span.Basis, lang: str) -> str:
     w = words(lang)
     what, figure = w["span"]["basis"][b.key], shown(b.figure, lang)
-    if b.by != evidence_span.BOOK:
-        return w["span"]["by"].format(who=w["published"]["who"][b.by], figure=figure, what=what)
     return w["span"]["answer" if b.headline else "item"].format(figure=figure, what=what)
+
+
+def _published(bases, lang: str) -> list[str]:
+    """The published estimates of a span, one item per publisher (in the order they come) with its
+    figures each named by its method: "Epoch AI, $1.5 million by its cloud method… and $733,635 by its
+    amortised method…"."""
+    w = words(lang)
+    by: dict[str, list[str]] = {}
+    for b in bases:
+        if b.by != evidence_span.BOOK:
+            by.setdefault(b.by, []).append(_basis(b, lang))
+    return [w["span"]["by"].format(who=w["published"]["who"][who], figures=join(items, lang)) for who, items in by.items()]
 
 
 def given(checked: Checked, lang: str) -> tuple[str, str] | None:
@@ -75,7 +85,7 @@ def given(checked: Checked, lang: str) -> tuple[str, str] | None:
     own calculation from them (None for the others, whose figure is the sources'); for a cost
     judged against the evidence, every published estimate of its span, each with who gives it."""
     if checked.result.evidence:
-        published = [_basis(b, lang) for b in checked.result.evidence if b.by != evidence_span.BOOK]
+        published = _published(checked.result.evidence, lang)
         return (words(lang)["card"]["sourced"], capital("; ".join(published))) if published else None
     text = checked.given(lang)
     return None if text is None else (words(lang)["card"]["sourced"], text)

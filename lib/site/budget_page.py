@@ -31,7 +31,7 @@ def _pct(x: float) -> Figure:
     return Figure.of(x, "fraction", decimals=1)
 
 
-RENTED = ("examples", "hours", "gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
+RENTED = ("examples", "hours", "gpus", "node_gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
           "states_per_gpu", "activations",
           "paid_hours", "share", "headroom")
 

@@ -400,7 +400,8 @@ HEADLINE_WIDTH = 334
 
 def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
     """From lib.core.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
-    rows of {"claim", "kind" ("stated" or "sourced"), "figure"}, in the order of `claim_ids`.
+    rows of {"claim", "kind" ("stated", "sourced", or "calculated" where every figure of the evidence is
+    the book's own calculation, as the cards name it), "figure"}, in the order of `claim_ids`.
     Every figure must be a number in US dollars."""
     by_id = {c.claim.id: c for c in checked}
     missing = [cid for cid in claim_ids if cid not in by_id]
@@ -414,8 +415,21 @@ def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) ->
                 continue
             if not figure.is_number or figure.unit != "USD":
                 raise ValueError(f"{cid}: the {kind} figure is not an amount in US dollars ({figure.unit})")
+            if kind == "sourced" and _book_s_own(c):
+                kind = "calculated"
             rows.append({"claim": cid, "kind": kind, "figure": figure})
     return rows
+
+
+def _book_s_own(c) -> bool:
+    """Whether the figure a claim is checked against is all the book's calculation: every basis of its
+    span the book's own (lib.core.span.BOOK), or a figure the card calls the book's calculation."""
+    from lib.core import sentences
+    from lib.core.span import BOOK
+
+    if c.result.evidence:
+        return all(b.by == BOOK for b in c.result.evidence)
+    return sentences.is_calculated(c)
 
 
 def _tick_labels(values, lang: str, per: float | None = None) -> str:
@@ -446,13 +460,20 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         shape = "triangle-right" if at_least else "triangle-left" if at_most else "circle" if low == high else None
         start = edge_low if at_most else low
         end = edge_high if at_least else high
-        # The value is written beside its mark, on the side with room for it (the right if both have).
-        label = fig.format(lang)
-        right = label_right(label, log_position(start, HEADLINE_DOMAIN, HEADLINE_WIDTH),
-                            log_position(end, HEADLINE_DOMAIN, HEADLINE_WIDTH), HEADLINE_WIDTH)
+        # The value is written beside its mark, on the side with room for it (the right if both have);
+        # where it fits neither, as the axis writes it, in millions of dollars, so that it stays in the plot.
+        label = shown = fig.format(lang)
+        start_px, end_px = (log_position(v, HEADLINE_DOMAIN, HEADLINE_WIDTH) for v in (start, end))
+        room = max(HEADLINE_WIDTH - end_px, start_px) - 8
+        if fonts.text_width(label, 12) > room and not (at_least or at_most or fig.low_open or fig.high_open):
+            places = max(decimals_needed(round(v / 1e6, 1), 1, 1) for v in (low, high))
+            shown = fmt.joined(*(fmt.number(v / 1e6, lang, places) for v in (low, high)))
+        right = label_right(shown, start_px, end_px, HEADLINE_WIDTH)
         records.append({
             "item": text["items"][row["claim"]],
             "kind": text[row["kind"]],
+            # the book's calculation sits where the evidence does, in its colour, named in its tooltip
+            "slot": text["stated" if row["kind"] == "stated" else "sourced"],
             "low": float(start),
             "high": float(end),
             "point": float(low if at_least else high),
@@ -460,6 +481,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
             "range": shape is None,
             "open": at_least or at_most,
             "label": label,
+            "shown": shown,
             "label_x": float(end if right else start),
             "align": "left" if right else "right",
         })
@@ -468,13 +490,13 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
     x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
     x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang, per=1e6), title=text["axis"], grid=True)
-    y, y_offset = row_encodings("item", order, slots, "kind")
+    y, y_offset = row_encodings("item", order, slots, "slot")
     data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
     base = alt.Chart(data).encode(
         description="said:N",
         y=y,
         yOffset=y_offset,
-        color=alt.Color("kind:N", sort=slots[1:], title=None,
+        color=alt.Color("slot:N", sort=slots[1:], title=None,
                         scale=alt.Scale(domain=slots[1:], range=["#b3261e", "#2a5d9f"]),  # WCAG AA on white
                         legend=alt.Legend(orient="top", labelFontSize=12)),
         tooltip=[
@@ -494,13 +516,13 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     )
     # Vega-Lite has no align channel: one text layer per side of the mark.
     right_of = base.transform_filter("datum.align == 'left'").mark_text(align="left", dx=8, fontSize=12).encode(
-        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="shown:N"
     )
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
-        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="label:N"
+        x=alt.X("label_x:Q", scale=x_scale, axis=x_axis), text="shown:N"
     )
     # What each pair costs, above it, from the axis's left edge.
-    named = row_names("item", order, edge_low, x_scale, x_axis, slots=slots, slot_field="kind")
+    named = row_names("item", order, edge_low, x_scale, x_axis, slots=slots, slot_field="slot")
     return readable(alt.layer(ranges, open_ends, points, right_of, left_of, named).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
         width=HEADLINE_WIDTH, height=rows_height(order, 19, slots), usermeta={"lang": lang},

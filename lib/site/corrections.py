@@ -8,9 +8,10 @@ committed notebooks glue differently from its first parent's. In each page of on
 
 - a verdict changed: a `<claim>.verdict` record whose verdict (the code in the claim's `.raw` record,
   or the label read back through the labels that version glues) is not the parent's;
-- a figure moved: any other glued value of one line, with a number in it, that is not the parent's
+- a figure moved: any other glued value of one line that states amounts before and after (numbers,
+  each with its scale word: "1,5 millones", "$1.5 million"), and states others than the parent's
   (cards, tables and paragraphs are made of figures and verdicts counted on their own; a change of
-  wording alone, with no number in it, is no correction).
+  wording alone, or of how the same amounts are written, "200 €" → "200 euros", is no correction).
 
 Values a version adds or removes (a new claim, a new page) are no corrections, and are not listed.
 The log is built when the site is built (book/_ext/trust.py), so it always reaches the commit being
@@ -22,10 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import json
 import re
 import subprocess
 from pathlib import Path
+
+from babel import Locale
+from babel.numbers import NumberFormatError, parse_decimal
 
 from lib.core import fmt, sentences
 from lib.core.phrases import join, plural
@@ -34,8 +39,11 @@ from lib.site.moved import LONG, glued
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = "book"
-CACHE_VERSION = 2
-DIGIT = re.compile(r"\d")
+CACHE_VERSION = 3
+# A number written on its own (not part of a name: H100, gpt-oss-120b), with its sign where it has one.
+NUMBER = re.compile(r"(?<![\w.,])([-−]?)(\d+(?:[.,]\d+)*)(?![\w])")
+# Between a range's two ends: a dash, and the high end's currency sign ("$1.6–$2.1 million").
+RANGE = re.compile(r"\s*[–-]\s*[^\d\s]{0,3}")
 HASH = re.compile(r"^[0-9a-f]{40}$")
 
 
@@ -128,12 +136,52 @@ def _labels(records: dict[str, str]) -> dict[str, str]:
     return labels
 
 
-def figure_moved(old: str, new: str) -> bool:
-    """A glued value that is a figure (one line, with a number in it) and differs."""
+@functools.cache
+def _scales(lang: str) -> tuple[tuple[str, int], ...]:
+    """The words the language writes after a number for its scale, as Babel's long compact form
+    writes them (mil, millones, mil millones; thousand, million), each with its power of ten, the
+    longest first (so that "mil millones" is read before "mil")."""
+    found = {}
+    for patterns in Locale.parse(fmt.locale(lang)).compact_decimal_formats["long"].values():
+        for magnitude, pattern in patterns.items():
+            word = pattern.pattern.lstrip("0").strip()
+            if word:
+                found[word] = len(magnitude) - 1 - (len(pattern.pattern) - len(pattern.pattern.lstrip("0")) - 1)
+    return tuple(sorted(found.items(), key=lambda item: -len(item[0])))
+
+
+def amounts(text: str, lang: str) -> tuple[float, ...]:
+    """The amounts a glued value states, as numbers read in `lang` with their scale words, in order
+    of size: "$1.6–2.1 million" (1,600,000, 2,100,000); "200 €" and "200 euros" alike (200,)."""
+    found = []  # [value, its scale's power of ten or None, where the number ends]
+    for match in NUMBER.finditer(text):
+        try:
+            value = float(parse_decimal(match.group(2), locale=fmt.locale(lang), strict=False))
+        except NumberFormatError:
+            value = float(match.group(2).replace(",", ""))
+        sign = -1 if match.group(1) else 1
+        rest = text[match.end():].lstrip()
+        scale = next((power for word, power in _scales(lang)
+                      if rest.startswith(word) and not rest[len(word):len(word) + 1].isalpha()), None)
+        found.append([sign * value, scale, match.start(), match.end()])
+    # A range writes its scale once, after its high end: "1,6–2,1 millones".
+    for this, after in zip(found, found[1:]):
+        if this[1] is None and after[1] is not None and RANGE.fullmatch(text[this[3]:after[2]]):
+            this[1] = after[1]
+    return tuple(sorted(round(v * 10 ** (scale or 0), 9) for v, scale, _, _ in found))
+
+
+def figure_moved(old: str, new: str, lang: str) -> bool:
+    """A glued value that is a figure (one line, stating amounts before and after) whose amounts
+    moved; not one only written otherwise ("$4.10–$5.12" → "$4.10–5.12", "1 mil millones" →
+    "1.000 millones"), nor words that changed around no amount."""
     if not isinstance(old, str) or not isinstance(new, str):
         raise ValueError("glued values are text")
     short = max(len(old), len(new)) <= LONG and "\n" not in old + new
-    return old != new and short and bool(DIGIT.search(old) or DIGIT.search(new))
+    if old == new or not short:
+        return False
+    before, after = amounts(old, lang), amounts(new, lang)
+    return bool(before) and bool(after) and before != after
 
 
 def compare(page: str, old: dict[str, str], new: dict[str, str], lang: str) -> Change | None:
@@ -154,7 +202,7 @@ def compare(page: str, old: dict[str, str], new: dict[str, str], lang: str) -> C
                                             b if b in verdict_words else new[key]))
             else:  # a label with no code: only its words say whether it changed
                 verdicts.append(Verdict(key.removesuffix(".verdict"), old[key], new[key]))
-        elif figure_moved(old[key], new[key]):
+        elif figure_moved(old[key], new[key], lang):
             figures.append(Moved(key, old[key], new[key]))
     return Change(page, tuple(figures), tuple(verdicts)) if figures or verdicts else None
 

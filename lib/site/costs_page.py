@@ -18,7 +18,7 @@ from lib.chapters.costs import (METHODS, compare, cost_intervals, cpi_factor, cp
                                 year_of)
 from lib.chapters.published import Row
 from lib.core import fmt, sentences
-from lib.core.claims import POLICY, load_claims, verdict_label
+from lib.core.claims import POLICY, load_claims
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs
 from lib.core.words import words
@@ -193,8 +193,6 @@ def glue_chapter(lang: str, i: Inputs | None = None) -> dict[str, Figure]:
     page.glue("costs.table", Markdown(table_markdown(rows, lang)), display=False)
     for method in EPOCH_STEPS:
         page.glue(f"costs.epoch_steps.{method}", Markdown(epoch_steps_markdown(method, lang)), display=False)
-    for verdict in ("holds", "context", "wrong"):
-        page.glue(f"costs.pub.label.{verdict}", verdict_label(verdict, lang), display=False)
     # The verdicts of the table, counted as its rows show them (lib.chapters.published.Row.verdict_label).
     page.glue("costs.pub.verdicts", table_counts(rows, lang), display=False)
     for r in rows:

@@ -17,11 +17,15 @@ from lib.core.distance import distance, furthest_first
 from lib.chapters.verdicts import check_all
 from lib.core.figure import Figure
 from lib.core.phrases import article_quote
+from lib.core.span import BOOK
 from lib.site.claimreview import CHAPTERS, anchor
 from lib.site.markdown import table_cell
 from lib.core.words import words
 
-KEYS = ["id", "verdict", "where", "quote", "stated", "recomputed", "distance", "sources", "context"]
+# What the sources give and the book's own calculation in columns of their own, as the cards keep them
+# apart ("recomputed": the sources' figures, each publisher named where a span has several; "calculated":
+# the book's, on every basis it computes); the CSV's recomputed_by says which of them a verdict rests on.
+KEYS = ["id", "verdict", "where", "quote", "stated", "recomputed", "calculated", "distance", "sources", "context"]
 # The page's table: the same columns but the id, which stays in the CSV (a reader finds a claim by its
 # verdict's label, which links to its card).
 TABLE_KEYS = KEYS[1:]
@@ -86,13 +90,35 @@ def rows(lang: str, checked: list[Checked] | None = None) -> list[dict]:
             "where": _where(c, lang),
             "quote": c.claim.quote,
             "stated": sentences.stated_cell(c, lang),
-            "recomputed": sentences.sourced_cell(c, lang),
+            "recomputed": _sources_cell(c, lang),
+            "calculated": _calculated_cell(c, lang),
             "distance": sentences.distance_text(c, lang),
             "sources": list(c.claim.sources),
             "context": c.context(lang),
         }
         for c in checked
     ]
+
+
+NONE = "—"
+
+
+def _sources_cell(c: Checked, lang: str) -> str:
+    """What the sources give, as the card's "The sources give" line: the figure a source states, or,
+    where the figure checked is the book's, what the sources give apart from it (— where nothing)."""
+    if c.result.evidence or sentences.is_calculated(c):
+        given = sentences.given(c, lang)
+        return NONE if given is None else given[1]
+    return sentences.sourced(c, lang)[1]
+
+
+def _calculated_cell(c: Checked, lang: str) -> str:
+    """The book's calculation, as the card's line of it: the figure checked where it is the book's own,
+    or the book's recomputations of a span's run, on every basis (— where the figure is a source's)."""
+    if c.result.evidence:
+        ours = sentences.calculation(c, lang)
+        return NONE if ours is None else ours[1]
+    return sentences.sourced(c, lang)[1] if sentences.is_calculated(c) else NONE
 
 
 def furthest_order(checked: list[Checked]) -> list[Checked]:
@@ -157,7 +183,8 @@ def csv_text(lang: str, checked: list[Checked] | None = None) -> str:
     for c, row in zip(checked, rows(lang, checked)):
         stated, recomputed = _bounds(c.claim.stated), _bounds(c.result.sourced)
         sources = "; ".join(citation(key, lang) for key in row["sources"])
-        row = dict(row, context=plain(row["context"], lang), recomputed=plain(row["recomputed"], lang))
+        row = dict(row, context=plain(row["context"], lang), recomputed=plain(row["recomputed"], lang),
+                   calculated=plain(row["calculated"], lang))
         apart = distance(c)
         writer.writerow([row[k] if k != "sources" else sources for k in KEYS]
                         + [c.verdict, stated[0], stated[1], recomputed[0], recomputed[1], recomputed[2] or stated[2],
@@ -188,5 +215,17 @@ def sort_values(checked: list[Checked] | None = None) -> dict[str, dict[str, flo
         found = distance(c)
         return None if found is None or math.isinf(found.magnitude) else found.magnitude
 
-    return {anchor(c.claim.id): {"stated": value(c.claim.stated), "recomputed": value(c.result.sourced), "distance": apart(c)}
+    def sources(c: Checked) -> float | None:
+        published = [b.figure.low for b in c.result.evidence if b.by != BOOK]
+        if c.result.evidence:
+            return min(published) if published else None
+        return None if sentences.is_calculated(c) else value(c.result.sourced)
+
+    def ours(c: Checked) -> float | None:
+        if c.result.evidence:
+            return min((b.figure.low for b in c.result.evidence if b.by == BOOK), default=None)
+        return value(c.result.sourced) if sentences.is_calculated(c) else None
+
+    return {anchor(c.claim.id): {"stated": value(c.claim.stated), "recomputed": sources(c), "calculated": ours(c),
+                                 "distance": apart(c)}
             for c in checked}
