@@ -105,13 +105,22 @@ def memory(g: Gpu, i: Inputs) -> float | None:
 
 
 def capacity_bytes(g: Gpu, i: Inputs) -> float | None:
-    """The bytes a job can use on the GPU: what its driver reports it holds (device_memory_mib, 2^20 bytes
-    each: an H100 80GB reports 81,559 MiB, 85.5 × 10^9 bytes) where a reading was found; else the datasheet's
-    GB as 10^9 bytes (`memory`), which may be less than the card holds."""
-    if g.device_memory_mib is not None:
-        return g.device_memory_mib * MIB
+    """The bytes a job can use on the GPU: the datasheet's GB in `i` (`memory`) × what the card's driver
+    reports per datasheet byte (device_memory_mib, 2^20 bytes each: an H100 80GB reports 81,559 MiB, 85.5 ×
+    10^9 bytes, 1.069 × its 80 × 10^9) where a reading was found; else the datasheet's GB as 10^9 bytes,
+    which may be less than the card holds. Derived from the sourced input, so that a what-if moving it moves
+    the capacity every fit decision uses."""
     gb = memory(g, i)
-    return None if gb is None else gb * 1e9
+    if gb is None:
+        return None
+    return gb * 1e9 * device_ratio(g)
+
+
+def device_ratio(g: Gpu) -> float:
+    """The driver's reported bytes over the datasheet's (10^9 bytes a GB), 1 where no reading was found."""
+    if g.device_memory_mib is None or not g.memory_gb:
+        return 1.0
+    return g.device_memory_mib * MIB / (g.memory_gb * 1e9)
 
 
 def gpu(name: str) -> Gpu:
