@@ -47,7 +47,18 @@ from lib.plan.errors import PlanError
 from lib.plan.shapes import Shape, all_linear_parameters, expert_parameters, linear_modules, param_count
 
 METHODS = ("full-mixed", "full-bf16", "lora", "qlora")
-ATTENTIONS = ("sdpa", "eager")
+ATTENTIONS = ("sdpa", "eager", "flash_attention_2")
+# transformers' attn_implementation="flash_attention_2" (the flash-attn package): a fused kernel that, as
+# sdpa's fused kernels, keeps no scores (its backward recomputes them from the output and the softmax's
+# log-sum-exp), and takes fewer key heads than query heads natively in bf16 (flash_attn_func's MQA/GQA),
+# so it never falls back to PyTorch's math kernel (math_attention). It keeps what sdpa keeps: its
+# activations are counted with sdpa's derived coefficients (`stored_attention`).
+FUSED = ("sdpa", "flash_attention_2")
+
+
+def stored_attention(attention: str) -> str:
+    """The attention whose derived coefficients count an attention's activations: sdpa for both fused ones."""
+    return "sdpa" if attention in FUSED else attention
 ALL_LINEAR = "all-linear"
 COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "activations.toml"
 # NF4 with double quantisation (QLoRA, Dettmers et al. 2023, section 3): 4 bits a weight, an 8-bit
@@ -179,15 +190,15 @@ def _activation_key(job: Job) -> str:
         raise PlanError("targets_not_derived", derived=",".join(attention_modules),
                         names=",".join(job.targets if job.targets != ALL_LINEAR else [ALL_LINEAR]))
     if job.target_parameters and (set(job.target_parameters) != set(expert_parameters(job.shape)) or method != "lora-all"
-                                  or f"lora-experts.{job.attention}" not in _flat(coefficients().get(job.shape.model_type, {}))):
+                                  or f"lora-experts.{stored_attention(job.attention)}" not in _flat(coefficients().get(job.shape.model_type, {}))):
         raise PlanError("targets_not_derived", derived=",".join(attention_modules), names=",".join(job.target_parameters))
     if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
     derived = _flat(coefficients()[job.shape.model_type])
-    if f"{method}.{job.attention}" not in derived:
+    if f"{method}.{stored_attention(job.attention)}" not in derived:
         raise PlanError("attention_not_derived", name=job.shape.model_type, attention=job.attention,
-                        derived=" | ".join(a for a in ATTENTIONS if f"{method}.{a}" in derived))
-    return f"{method}.{job.attention}"
+                        derived=" | ".join(a for a in ATTENTIONS if f"{method}.{stored_attention(a)}" in derived))
+    return f"{method}.{stored_attention(job.attention)}"
 
 
 def default_attention(s: Shape) -> str:
@@ -281,7 +292,7 @@ def _bytes(job: Job, key: str) -> tuple[float, float, float]:
 def _expert_key(job: Job) -> str:
     """The counted instance for layers whose experts are adapted: gpt-oss's `lora-experts` (all-linear
     and target_parameters), or Mixtral's `lora-all`, which adapts them already."""
-    return f"lora-experts.{job.attention}" if job.target_parameters else _activation_key(job)
+    return f"lora-experts.{stored_attention(job.attention)}" if job.target_parameters else _activation_key(job)
 
 
 def adapter_params(job: Job) -> int:

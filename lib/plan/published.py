@@ -18,7 +18,7 @@ from typing import Callable
 
 from lib.core.inputs import bib_keys
 from lib.plan.gpus import GPUS_FILE
-from lib.plan.memory import ALL_LINEAR, METHODS, Job, default_attention
+from lib.plan.memory import ALL_LINEAR, ATTENTIONS, METHODS, Job, default_attention
 from lib.plan.shapes import SHIPPED, load_config, shape
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[1] / "data" / "plan" / "published.toml"
@@ -41,7 +41,7 @@ CONFIG = ("rank", "targets", "seq", "micro_batch", "global_batch", "checkpointin
 REQUIRED = ("source", "locator", "quote", "model", "method", "gpu", "quantity", "unit", "value")
 KNOWN = set(REQUIRED) | set(CONFIG) | {
     "use", "secondary", "missing_model", "missing_gpu", "seq_kind", "tp", "differs", "unknown", "reading",
-    "bound", "tokens", "tokens_bound", "note"}
+    "bound", "tokens", "tokens_bound", "note", "attention"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,6 +78,7 @@ class Row:
     bound: str = "exact"
     tokens: float | None = None
     tokens_bound: str | None = None
+    attention: str | None = None  # the attention the publisher ran (memory.ATTENTIONS), where not the model's default
     note: str | None = None
 
     @property
@@ -93,8 +94,9 @@ class Row:
     def job(self) -> Job | None:
         """The row's configuration as the planner's job (per GPU: its micro-batch), or None where the model
         is not shipped or the source leaves the sequence, the micro-batch or, for LoRA, rank and targets
-        unstated. Checkpointing the source does not state is taken as off; the attention is the model's
-        default (memory.default_attention: sdpa, or eager where the architecture has no other)."""
+        unstated. Checkpointing the source does not state is taken as off; the attention is the row's
+        `attention` where the publisher names the one it ran, else the model's default
+        (memory.default_attention: sdpa, or eager where the architecture has no other)."""
         if not self.shipped or self.seq is None or self.micro_batch is None:
             return None
         extra = {}
@@ -104,7 +106,7 @@ class Row:
             extra = {"rank": self.rank, "targets": self.targets}
         s = shape(load_config(self.model))
         return Job(s, self.method, seq=self.seq, batch=self.micro_batch, checkpointing=bool(self.checkpointing),
-                   attention=default_attention(s), **extra)
+                   attention=self.attention or default_attention(s), **extra)
 
     def measured_tokens_per_second_per_gpu(self) -> float | None:
         """A time or throughput row's tokens a second on each GPU (None for a peak, or where the number of
@@ -200,6 +202,8 @@ def _check(key: str, entry: dict, keys: set[str], gpus: set[str]) -> Row:
         _fail(key, f"targets must be {ALL_LINEAR!r} or a list of module names")
     if entry["quantity"] == "throughput" and entry["unit"] == "token/s" and "gpus" not in entry:
         _fail(key, "a throughput for all GPUs needs gpus")
+    if "attention" in entry and entry["attention"] not in ATTENTIONS:
+        _fail(key, f"attention must be one of {', '.join(ATTENTIONS)}, not {entry['attention']!r}")
     fields = dict(entry)
     for f in ("differs", "unknown"):
         fields[f] = tuple(fields.get(f, ()))

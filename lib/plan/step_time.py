@@ -11,8 +11,8 @@ The parts of a step (`parts`):
   only for weights that train (LoRA's frozen weights have none; its adapters do). A mixture of experts'
   expert gets tokens × experts per token ÷ experts tokens on average, and only the experts some token
   is routed to are read.
-- `attention`: the scores' products, which grow with the sequence: FlashAttention (sdpa) at the
-  published attention share, skipping the causal half; eager attention (and PyTorch's math kernel, which
+- `attention`: the scores' products, which grow with the sequence: FlashAttention (sdpa, or
+  transformers' flash_attention_2) at the published attention share, skipping the causal half; eager attention (and PyTorch's math kernel, which
   QLoRA of a grouped-query model falls back to: lib.plan.memory.math_attention) as two products at the
   GEMM share plus the scores' memory traffic.
 - `memory`: work bound by bandwidth: QLoRA's NF4 weights dequantised to bf16 for each pass, autocast's
@@ -93,7 +93,7 @@ def parts(job: Job, gpu: Gpu) -> dict[str, float]:
     # attention's scores
     kind = "math" if memory.math_attention(job) else job.attention
     flops = 4 * job.batch * job.seq ** 2 * s.heads * s.head_dim
-    if kind == "sdpa":
+    if kind in memory.FUSED:
         attention = flops * CAUSAL_SHARE * (passes + ATTENTION_BACKWARD) / (gpu.bf16_flops * c["attention"]["fraction"])
     else:
         scores = job.batch * s.heads * job.seq ** 2 * SCORE_BYTES[kind]

@@ -235,16 +235,26 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
         # LoRA of LLaMA 7B per billion tokens on the H100 (this table) and on the A100 (the compute table)
         "budget.lora7b_cost_h100": Figure.of(_row(rows, "lora", "llama7b")["cost"], "USD", decimals=2),
+        "budget.lora7b_cost_h100_span": _span(_row(rows, "lora", "llama7b"), "cost", "USD", decimals=2),
         "budget.lora7b_cost_a100": Figure.of(scales["lora"]["cost"], "USD", decimals=2),
+        "budget.lora7b_cost_a100_span": _span(scales["lora"], "cost", "USD", decimals=2),
         "budget.h100_price_ratio": Figure.of(i.lambda_h100_sxm_1x / i.lambda_a100_sxm_8x, "times", decimals=1),
         "budget.h100_peak_ratio": Figure.of(budget.h100_peak(i) / i.a100_bf16_peak, "times", decimals=1),
-        "budget.gpt2_pretrain_cost": Figure.of(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
-        "budget.llama7b_pretrain_cost": Figure.of(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
+        "budget.gpt2_pretrain_cost": answers.pretrain(i, "gpt2").figure,
+        "budget.gpt2_pretrain_span": answers.pretrain(i, "gpt2").span,
+        "budget.llama7b_pretrain_cost": answers.pretrain(i, "llama7b").figure,
+        "budget.llama7b_pretrain_span": answers.pretrain(i, "llama7b").span,
+        "budget.lora7b_bought_span": _span(_row(rows, "lora", "llama7b"), "bought", "token", compact=True, decimals=1),
         # The tokens that cost is for (Chinchilla's optimum), beside those LLaMA 7B was trained on.
         "budget.llama7b_pretrain_tokens": Figure.of(_row(rows, "pretrain", "llama7b")["tokens"], "token", compact=True,
                                                     decimals=0),
         "budget.llama7b_paper_tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=0),
     }
+
+
+def _span(row: dict, key: str, unit: str, **style) -> Figure:
+    """The speed model's range of row[key]: row[key_low] to row[key_high]."""
+    return Figure.between(row[key + "_low"], row[key + "_high"], unit, **style)
 
 
 def _published_row(i: Inputs, key: str) -> dict:
@@ -276,7 +286,8 @@ def compute_table(i: Inputs, lang: str) -> str:
         s = scales[job]
         cells = [w["jobs"][job], Figure.of(s["trained"], "parameter", compact=True, decimals=1).format(lang),
                  Figure.of(s["tokens"], "token", compact=True).format(lang), Figure.of(s["flops"], "FLOP").format(lang),
-                 Figure.of(s["hours"], "GPU-hour").format(lang), Figure.of(s["cost"], "USD").format(lang)]
+                 _ranged(s, "hours", "GPU-hour", lang),
+                 _ranged(s, "cost", "USD", lang, **({"compact": True, "decimals": 2} if s["cost_high"] >= 1e6 else {}))]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -290,10 +301,16 @@ def buys_table(i: Inputs, lang: str) -> str:
         cells = [w["jobs"][r["job"]], w["models"][r["model"]], Figure.memory(r["memory"]).format(lang),
                  w["fits"] if r["fits"] else w["no_fit"], _pct(r["mfu"]).format(lang),
                  Figure.of(r["tokens"], "token", compact=True, decimals=1).format(lang),
-                 Figure.of(r["hours"], "hour", decimals=1).format(lang), Figure.of(r["cost"], "USD", decimals=2).format(lang),
-                 Figure.of(r["bought"], "token", compact=True, decimals=1).format(lang) if r["fits"] else w["none"]]
+                 _ranged(r, "hours", "hour", lang, decimals=1), _ranged(r, "cost", "USD", lang, decimals=2),
+                 _ranged(r, "bought", "token", lang, compact=True, decimals=1) if r["fits"] else w["none"]]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def _ranged(row: dict, key: str, unit: str, lang: str, **style) -> str:
+    """A table cell: the speed model's figure with its range in brackets (row[key], row[key_low], row[key_high])."""
+    central = Figure.of(row[key], unit, **style).format(lang)
+    return f"{central} ({Figure.between(row[key + '_low'], row[key + '_high'], unit, **style).format(lang)})"
 
 
 def _shown_unit(unit: str) -> str:
