@@ -431,6 +431,10 @@ def test_a_gpu_s_memory_is_what_its_driver_reports():
     # Qwen2.5-7B's LoRA with checkpointing at 23.1 GB and the CUDA context fits the card's 25.8 × 10^9 bytes
     assert speed.fits(23.1e9, gpu("rtx-4090")) is True
     assert capacity_bytes(gpu("a100-80gb"), I) == 80e9  # no reading found: the datasheet's GB
+    # Derived from the sourced input: a what-if on the datasheet's GB moves the capacity in proportion, so that
+    # a counterfactual on h100_sxm_memory moves every fit decision.
+    assert capacity_bytes(gpu("h100-sxm"), I.scaled("h100_sxm_memory", 2)) == pytest.approx(2 * 81559 * 2**20)
+    assert speed.fits(100e9, gpu("h100-sxm"), I) is False and speed.fits(100e9, gpu("h100-sxm"), I.scaled("h100_sxm_memory", 2)) is True
 
 
 def test_every_gpu_has_a_peak_and_a_bandwidth():
