@@ -87,7 +87,7 @@ def test_ledger_filters_by_verdict(tab, base, lang):
 def test_ledger_headers_sort_by_keyboard_and_figures_by_value(tab, base):
     page = _open(tab, base, "en/ledger.html")
     buttons = page.locator("table.ledger thead th button")
-    assert buttons.count() == 8
+    assert buttons.count() == 9
     # Reach the "The sources give" header's button with the keyboard alone.
     page.locator("select.ledger-filter").focus()
     for _ in range(8):
@@ -118,12 +118,12 @@ def test_ledger_reads_as_cards_on_a_phone(tab, base):
                         " return [c.scrollWidth, c.clientWidth]; })()")
     assert box[0] <= box[1], f"the ledger scrolls sideways on a phone: {box}"
     labels = page.eval_on_selector_all("table.ledger tbody tr:first-child td", "tds => tds.map(td => td.dataset.label)")
-    assert labels[3:6] == ["Dice el artículo", "Dan las fuentes", "Distancia"]
+    assert labels[3:7] == ["Dice el artículo", "Dan las fuentes", "El cálculo del libro", "Distancia"]
     assert page.locator("table.ledger tbody tr").first.locator("td").nth(4).is_visible()
     # A claim that holds (the last rows: the furthest from the sources come first) has no distance
     # to tell: its card has no "Distancia" line, where the first card has one.
-    assert page.locator("table.ledger tbody tr").first.locator("td").nth(5).is_visible()
-    last = page.locator("table.ledger tbody tr").last.locator("td").nth(5)
+    assert page.locator("table.ledger tbody tr").first.locator("td").nth(6).is_visible()
+    last = page.locator("table.ledger tbody tr").last.locator("td").nth(6)
     assert last.get_attribute("data-empty") == "" and not last.is_visible()
 
 
@@ -140,7 +140,7 @@ LEDGER_WHOLE = """() => { const t = document.querySelector('table.ledger'), box 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_ledger_shows_every_column_whole_on_a_desktop(tab, base, lang):
-    """On a desktop no column of the ledger is cut: at 1,366 px its eight columns wrap within its
+    """On a desktop no column of the ledger is cut: at 1,366 px its nine columns wrap within its
     box (it does not scroll sideways, no cell runs past it or out of its own width); in a window whose
     box is narrower than the columns, its rows are cards, as on a phone, and nothing is cut either."""
     for width, rows in zip(DESKTOP_WIDTHS, ("table-row", "block")):

@@ -110,14 +110,12 @@ def budget_buys(i: Inputs) -> Answer:
     where it fits one H100 and trains on some tokens; a full fine-tuning in mixed precision, on one H100
     (whether its peak fits, the budget chapter's table) and on a rented node of 8 A100s as Alpaca's ran
     (whether the budget pays its published hours, lib.chapters.budget.rented_full_ft)."""
-    from lib.chapters.article1 import rented_full_ft_figures
-
     usd = budget.budget_usd(i)
     sxm, pcie = compute.hours_bought(usd, i.lambda_h100_sxm_1x), compute.hours_bought(usd, i.lambda_h100_pcie_1x)
     lora = budget.budget_lora(i)
     full = _row(i, "full", "llama7b")
     node = budget.rented_full_ft(i)
-    alpaca = rented_full_ft_figures(i, node)
+    alpaca = budget.rented_full_ft_figures(i, node)
     return Answer("budget_buys", Figure.of(sxm, "hour", decimals=1),
                   Figure.between(min(sxm, pcie), max(sxm, pcie), "hour", decimals=1), {
                       "lora_yes": _yes(lora["fits"] and lora["tokens"] > 0, first=True),

@@ -581,53 +581,6 @@ def coverage_figure(*keys: str) -> Figure:
                                items_es=tuple(words("es")["coverage"][key] for key in keys))
 
 
-def _hours(minutes: float) -> Figure:
-    """Minutes of a rented machine in hours: whole where they are (10 hours), else to the tenth."""
-    hours = minutes / budget.MINUTES_PER_HOUR
-    return Figure.of(hours, "hour", decimals=0 if round(hours, 1) == int(round(hours, 1)) else 1)
-
-
-def rented_full_ft_figures(i, job: dict | None = None) -> dict[str, Figure]:
-    """Alpaca's full fine-tuning rented on a Lambda node (lib.chapters.budget.rented_full_ft) as figures:
-    what the sources give, then the book's calculation (the claim's card, and the budget chapter)."""
-    job = budget.rented_full_ft(i) if job is None else job
-    figures = {
-        # what the sources give
-        "params": Figure.of(job["params"], "parameter", compact=True, decimals=2),
-        "examples": Figure.of(i.alpaca_examples, "example"),
-        "epochs": Figure.of(i.alpaca_epochs, "epoch"),
-        "hours": Figure.of(i.alpaca_hours, "hour"),
-        "gpus": Figure.of(job["gpus"], "GPU", qualifier="A100"),
-        "gpu_memory": Figure.of(i.a100_80gb_memory, "GB"),
-        "sharding": dataclasses.replace(Figure.says(words("en")["sharding"][job["strategy"]]),
-                                        items_es=(words("es")["sharding"][job["strategy"]],)),
-        "blog_cost": i["alpaca_cost_bound"].figure(decimals=0),
-        "node_gpus": Figure.of(job["node_gpus"], "GPU", qualifier="A100"),
-        "price": Figure.of(i.lambda_a100_sxm_8x, "USD/GPU-hour"),
-        "seen": i.seen_on("lambda_a100_sxm_8x"),
-        "increment": Figure.of(i.lambda_billing_increment, "minute"),
-        # the book's calculation
-        "bytes": Figure.of(i.bytes_fp16_weight + i.bytes_fp16_gradient + i.bytes_adam_states, "byte/parameter"),
-        "states": Figure.of(job["states"], "GB", decimals=0),
-        "states_per_gpu": Figure.of(job["states"] / job["gpus"], "GB", decimals=1),
-        "activations": Figure.of(job["activations"], "GB", decimals=1),
-        "seq_len": Figure.of(i.alpaca_max_length, "token"),
-        "batch": Figure.of(i.alpaca_device_batch, "sequence"),
-        "per_gpu": Figure.of(job["per_gpu"], "GB", decimals=1),
-        "weights": Figure.of(job["weights"], "GB", decimals=1),
-        "nodes": Figure.of(job["nodes"], "count"),
-        "node_price": Figure.of(job["node_price"], "USD/hour", decimals=2),
-        "minutes": Figure.of(job["minutes"], "minute"),
-        "cost": Figure.of(job["cost"], "USD", decimals=2),
-        "budget_usd": Figure.of(job["budget"], "USD", decimals=2),
-        "rate_date": Figure.on(i.budget_rate_date),
-        "paid_hours": _hours(job["paid_minutes"]),
-        "headroom": _hours(job["headroom_minutes"]),
-        # How many times over the budget pays the job: the claim's distance.
-        "share": Figure.of(job["share"], "times", decimals=1),
-    }
-    return figures
-
 
 @recomputes("A1-budget-full-ft-partial")
 def budget_full_ft_partial(i, c):
@@ -640,7 +593,7 @@ def budget_full_ft_partial(i, c):
     # A published full fine-tuning (Alpaca's), rented by the whole node as Lambda bills it.
     job = budget.rented_full_ft(i)
     paid = coverage_figure(coverage(job["share"], tenth))
-    return Recomputed(paid, figures=rented_full_ft_figures(i, job) | {"coverage": paid})
+    return Recomputed(paid, figures=budget.rented_full_ft_figures(i, job) | {"coverage": paid})
 
 
 # ---------------------------------------------------------------- a LoRA of gpt-oss in the budget's hours

@@ -9,7 +9,8 @@ from IPython.display import Markdown
 
 from lib.chapters import answers, budget
 from lib.plan import shapes as plan_shapes
-from lib.chapters.article1 import GPTOSS_FT_MODEL, gptoss_ft, rented_full_ft_figures
+from lib.chapters.article1 import GPTOSS_FT_MODEL, gptoss_ft
+from lib.chapters.budget import rented_full_ft_figures
 from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.site import page
