@@ -206,11 +206,15 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     tps = lambda v: text["per_second"].format(tps=Figure.of(v, "token").format(lang))  # noqa: E731
     usd = lambda v: Figure.of(v, "USD", decimals=2).format(lang)  # noqa: E731
     eur = lambda v: Figure.of(v, "EUR", decimals=2).format(lang)  # noqa: E731
+    money = {"cost_usd": "USD", "cost_eur": "EUR"}
     duration = lambda v: Figure.duration(v).format(lang)  # noqa: E731
 
     def spread(key: str, written) -> dict[str, str]:  # the range line under a figure, by the speed model only
         if not ranged:
             return {}
+        if key in money:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million
+            return {f"{key}_range": text["money_range"].format(
+                range=money_range(run[f"{key}_low"], run[f"{key}_high"], money[key], lang))}
         return {f"{key}_range": text["range"].format(low=written(run[f"{key}_low"]), high=written(run[f"{key}_high"]))}
 
     out["speed"] = text["speed"].format(tps=tps(run["tokens_per_second"]), mfu=mfu)
@@ -229,6 +233,30 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
                                         seen=fmt.month(price_seen(g, i), lang))
     return out
+
+
+def money_range(low: float, high: float, currency: str, lang: str) -> str:
+    """A range of amounts in one unit, as the readout writes it: the high end as Figure.of writes it (millions
+    in words, thousands without cents, smaller amounts with cents), the low end's number at the high end's
+    scale and decimals before it (money_range_expr on the page)."""
+    written = Figure.of(high, currency, decimals=2).format(lang)
+    if round(high) >= 1e6:
+        whole = round(high / 1e4) % 100 == 0
+        numbers = [fmt.number(v / 1e6, lang, 0 if whole else 2) for v in (low, high)]
+    else:
+        numbers = [fmt.number(v, lang, 0 if high >= 1e3 else 2) for v in (low, high)]
+    return written.replace(numbers[1], f"{numbers[0]}{fmt.DASH}{numbers[1]}", 1)
+
+
+def money_range_expr(low: str, high: str, lang: str, currency: str) -> str:
+    """money_range as a Vega expression."""
+    def at_scale(value: str) -> str:
+        millions = (f"(round({high} / 1e4) % 100 == 0 ? format({value} / 1e6, ',.0f') : "
+                    f"format({value} / 1e6, ',.2f'))")
+        return (f"(round({high}) >= 1e6 ? {millions} : {high} >= 1e3 ? format({value}, ',.0f') : "
+                f"format({value}, ',.2f'))")
+    return (f"replace({charts.money_expr(high, lang, currency)}, {at_scale(high)}, "
+            f"{at_scale(low)} + {quoted(fmt.DASH)} + {at_scale(high)})")
 
 
 def _labels(lang: str) -> dict[str, dict[str, str]]:
@@ -529,7 +557,10 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
         return f"({value} >= 1 ? {hours} : {charts.figure_expr(f'{value} * 60', 'minute', lang, 1, rounded=True)})"
 
     def spread(field: str, written, priced: bool = False) -> str:  # the range under a figure, by the speed model
-        shown = template(text["range"], low=written(f"datum.{field}_low"), high=written(f"datum.{field}_high"))
+        if priced:
+            shown = template(text["money_range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
+        else:
+            shown = template(text["range"], low=written(f"datum.{field}_low"), high=written(f"datum.{field}_high"))
         return f"(datum.timed && datum.by_model{' && datum.price >= 0' if priced else ''} ? {shown} : '')"
 
     out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : !datum.peaked ? {quoted(text['no_peak'])} : "
@@ -542,9 +573,9 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     eur = lambda value: charts.money_expr(value, lang, "EUR")  # noqa: E731
     out["cost"] = (f"(!datum.timed ? '' : datum.price < 0 ? {quoted(text['no_price'])} : "
                    f"{template(text['cost'], usd=usd('datum.usd'))})")
-    out["cost_range"] = spread("usd", usd, priced=True)
+    out["cost_range"] = spread("usd", lambda low, high: money_range_expr(low, high, lang, "USD"), priced=True)
     out["euros"] = f"(datum.timed && datum.price >= 0 ? {template(text['euros'], eur=eur('datum.eur'))} : '')"
-    out["euros_range"] = spread("eur", eur, priced=True)
+    out["euros_range"] = spread("eur", lambda low, high: money_range_expr(low, high, lang, "EUR"), priced=True)
     seen = pick(SIGNALS["gpu"], {k: quoted(fmt.month(price_seen(g, i), lang))
                                  for k, g in load_gpus().items() if g.price_usd_per_hour is not None}, expr=True)
     out["price"] = (f"(datum.timed && datum.price >= 0 ? "
