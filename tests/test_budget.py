@@ -6,6 +6,8 @@ import tomllib
 
 import pytest
 
+from lib.plan import step_time, validation
+
 from lib.chapters import budget
 from lib.site import budget_page
 from lib.core.claims import POLICY
@@ -402,12 +404,25 @@ def test_within_rejects_bad_comparisons():
             budget.within(*args)
 
 
-def test_utilisation_comes_from_the_jobs_own_source():
-    assert budget.utilisation(I, "gpt2") == (I.llmc_124m_mfu, "llmc_124m_mfu")
-    assert budget.utilisation(I, "llama65b") == (I.palm_mfu, "palm_mfu")
-    assert {r["mfu"] for r in budget.what_budget_buys(I) if r["model"] == "gpt2"} == {I.llmc_124m_mfu}
-    with pytest.raises(ValueError, match="unknown model 'gpt5'"):
-        budget.utilisation(I, "gpt5")
+def test_the_budget_s_jobs_are_timed_by_the_speed_model_with_its_range():
+    """Every row of what the budget buys is timed by the speed model on the H100 (lib.plan.speed.speed), not
+    at a publisher's utilisation: its hours are the tokens over the model's tokens a second, its range the
+    model's, and its `mfu` the utilisation those hours imply for the chapter's FLOPs (FLOPs ÷ (peak × mfu)
+    gives the hours back). A faster GPU moves every hour."""
+    from lib.plan.gpus import load_gpus
+    low, high = validation.speed_range()
+    for r in budget.what_budget_buys(I):
+        assert r["hours_low"] < r["hours"] < r["hours_high"]
+        assert r["hours"] / r["hours_high"] == pytest.approx(low) and r["hours"] / r["hours_low"] == pytest.approx(high)
+        flops = budget.flops_per_token(I, r["job"], r["model"]) * r["tokens"]
+        assert flops / (budget.h100_peak(I) * r["mfu"]) / 3600 == pytest.approx(r["hours"])
+        assert r["mfu"] not in (I.palm_mfu, I.llmc_124m_mfu)
+    gpt2 = next(r for r in budget.what_budget_buys(I) if (r["job"], r["model"]) == ("pretrain", "gpt2"))
+    job = budget.chapter_job(I, "pretrain", "gpt2")
+    assert gpt2["hours"] == pytest.approx(gpt2["tokens"] / step_time.tokens_per_second(job, load_gpus()["h100-sxm"]) / 3600)
+    # The A100 table too: each job's hours are the speed model's on the A100, with the same range.
+    for s in budget.three_scales(I).values():
+        assert s["hours_low"] < s["hours"] < s["hours_high"] and s["cost"] / s["cost_high"] == pytest.approx(low)
 
 
 def test_llmc_runs_rebuilt_from_their_own_inputs_within_the_estimate_tolerance():

@@ -181,7 +181,7 @@ def test_the_gpus_are_the_ones_the_issue_names_with_sourced_figures():
     assert (h100.memory_gb, h100.bf16_flops, h100.price_usd_per_hour) == (80, 989.5e12, 4.29)
     assert gpu("a100-80gb").bf16_flops == 312e12  # dense: the datasheet's sparsity figure is 624
     assert (gpu("h100-pcie").memory_gb, gpu("h100-pcie").bf16_flops) == (80, 756.5e12)  # dense: 1,513 with sparsity
-    assert gpu("h200").memory_gb == 141 and gpu("h200").bf16_flops is None and "bf16" in gpu("h200").unverified
+    assert gpu("h200").memory_gb == 141 and gpu("h200").bf16_flops == gpu("h100-sxm").bf16_flops and gpu("h200").unverified == ("device_memory",)
 
 
 def test_a_price_read_in_epoch_s_price_table_is_its_quoted_row_dated_and_secondary():
@@ -211,9 +211,9 @@ def test_an_unknown_gpu_is_refused_naming_the_known_ones():
       "price_quote": "$1"}, "not both or neither"),
     ({"name": "X", "memory_gb": 80, "memory_source": "nobody2099", "memory_quote": "80GB",
       "unverified": ["bf16", "price"]}, "'nobody2099' is in no .bib file"),
-    ({"name": "X", "memory_gb": 80, "memory_quote": "80GB", "unverified": ["bf16", "price"]}, "needs memory_source or memory_url"),
+    ({"name": "X", "memory_gb": 80, "memory_quote": "80GB", "unverified": ["bf16", "price", "bandwidth", "device_memory"]}, "needs memory_source, memory_url or memory_found"),
     ({"name": "X", "price_usd_per_hour": 1.0, "price_source": "lambda2026pricing", "price_quote": "$1",
-      "unverified": ["memory", "bf16"]}, "needs the date it was seen"),
+      "unverified": ["memory", "bf16", "bandwidth", "device_memory"]}, "needs the date it was seen"),
 ])
 def test_a_gpu_figure_without_its_source_is_refused(entry, message):
     with pytest.raises(ValueError, match=message):

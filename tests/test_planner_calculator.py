@@ -32,18 +32,21 @@ GPUS = list(load_gpus())
 # (LLaMA 65B's 2,048), batches and ranks at their ends, and tokens from a million to ten trillion.
 SEQS, BATCHES, RANKS, POWERS = (128, 2048, 4096, 32768), (1, 3, 64), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
 UTILISATIONS = (0.032, I.palm_mfu, 1.0, 0.23, 0.6, 0.37)
+# The speed by the book's model on two points in three, at a utilisation the reader sets on the third.
+SPEEDS = ("model", "set", "model")
 GRID = [(model, method, targets, SEQS[k % 4], BATCHES[k % 3], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
-         POWERS[k % 5], UTILISATIONS[k % 6])
+         POWERS[k % 5], SPEEDS[k % 7 % 3], UTILISATIONS[k % 6])
         for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
             MODELS, memory.METHODS, planner.TARGETS, (False, True), memory.ATTENTIONS))]
-COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens", "utilisation"]
+COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens", "speed_by",
+           "utilisation"]
 
 
 def expected(lang: str, model, method, targets, seq, batch, rank, checkpointing, attention, gpu, power,
-             utilisation=I.palm_mfu) -> list[str]:
-    """The readout as the widget writes it from lib.plan."""
+             speed_by="model", utilisation=I.palm_mfu) -> list[str]:
+    """The readout as the widget writes it from lib.plan: by the speed model, or at the utilisation set."""
     lines = planner.readout(lang, model, method, rank, targets, seq, batch, checkpointing, attention, gpu, round(10 ** power), I,
-                            utilisation)
+                            utilisation if speed_by == "set" else None)
     return [lines[k] for k in planner.LINES]
 
 
@@ -62,7 +65,7 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     """Vega's expressions, fed every model, method, target, checkpointing and attention with cycled
     sequences, batches, ranks, GPUs and tokens, write what lib.plan and lib.core.figure give: editing the
     formula on one side only fails here."""
-    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p, u] for m, me, t, s, b, r, c, a, g, p, u in GRID],
+    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p, sp, u] for m, me, t, s, b, r, c, a, g, p, sp, u in GRID],
                         columns=[f"{c}_setting" for c in COLUMNS])
     got = grid_readouts(grid, on_grid(planner.lines(lang)), lang, fields=on_grid(planner.fields(I)),
                         order=list(planner.LINES))
@@ -77,14 +80,25 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     for key, possible in (("fits", True), ("no_fit", True), ("fits_unknown", any(g.memory_gb is None for g in gpus))):
         head = text[key].split("{")[0]
         assert any(f.startswith(head) for f in fits) == possible, key
-    assert (text["no_peak"] in [w[7] for w in want]) == any(g.bf16_flops is None for g in gpus)
-    assert (text["no_price"] in [w[9] for w in want]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
-    assert any(w[11].startswith(text["price"].split("{")[0]) for w in want)
-    # A sequence beyond the model's positions: two lines that say so, and no figure.
+    rows = [dict(zip(planner.LINES, w)) for w in want]
+    assert (text["no_peak"] in [r["speed"] for r in rows]) == any(g.bf16_flops is None or g.bandwidth is None for g in gpus)
+    assert (text["no_price"] in [r["cost"] for r in rows]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
+    assert any(r["price"].startswith(text["price"].split("{")[0]) for r in rows)
+    # A sequence beyond a learned position table's rows (GPT-2's): two lines that say so, and no figure.
     beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
     assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)
+    # Beyond rotary positions (LLaMA 7B's 2,048 at 4,096 tokens): computed, with the warning's two lines.
+    warned = [(point, r) for point, r in zip(GRID, rows) if r["warning"]]
+    assert warned and all(bool(r["warning_more"]) and r["peak"] and point[3] > shape(load_config(point[0])).max_positions
+                          for point, r in warned)
+    assert all(not r["warning"] for point, r in zip(GRID, rows) if point[3] <= shape(load_config(point[0])).max_positions)
+    # The speed model's range under each of its figures, and none at a utilisation the reader sets.
+    for (*_, speed_by, _), r in zip(GRID, rows):
+        for key in ("speed", "time", "cost", "euros"):
+            timed = bool(r[key]) and r[key] not in (text["no_fit_time"], text["no_peak"], text["no_price"])
+            assert bool(r[f"{key}_range"]) == (timed and speed_by == "model"), (key, r)
+    assert any(r["speed_range"] for r in rows) and any(r["speed"] and not r["speed_range"] for r in rows)
     # A job that does not fit the GPU: one line that says so, and no speed, time or cost.
-    rows = [dict(zip(planner.LINES, w)) for w in want]
     no_fit = text["no_fit"].split("{")[0]
     unfit = [r for r in rows if r["fits"].startswith(no_fit)]
     assert unfit and all(r["speed"] == text["no_fit_time"] and not any(r[k] for k in planner.TIME_LINES[1:]) for r in unfit)
@@ -108,7 +122,8 @@ def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
     assert (s["rank"], s["seq"], s["batch"]) == (I.lora_rank, budget.EXAMPLE_SEQ_LEN, budget.EXAMPLE_BATCH)
     shown = texts(planner.planner_chart(lang, I), lang)
     point = (s["model"], s["method"], s["targets"], s["seq"], s["batch"], s["rank"], s["checkpointing"], s["attention"],
-             s["gpu"], math.log10(s["tokens"]), s["utilisation"])
+             s["gpu"], math.log10(s["tokens"]), s["speed_by"], s["utilisation"])
+    assert s["speed_by"] == "model"
     want = [line for line in expected(lang, *point) if line]  # an empty line draws no text
     assert shown[:len(want)] == want
     hours = budget.budget_usd(I) / load_gpus()["h100-sxm"].price_usd_per_hour
@@ -143,7 +158,7 @@ def test_the_controls_have_their_own_signal_names_and_start_values():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     box = planner.planner_calculator(lang, I)
-    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens, utilisation = controls(box)
+    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens, speed_by, utilisation = controls(box)
     shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
     s = planner.start(I)
     want = [w for w in expected(lang, s["model"], "lora", "qv", s["seq"], s["batch"], s["rank"], False, "sdpa", "h100-sxm",
@@ -154,10 +169,16 @@ def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     tokens.value = Figure.of(10 ** 8, "count").format(lang)
     assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8) if w]
     utilisation.value = Figure.of(0.1, "fraction", decimals=1).format(lang).replace("%", "").replace("\u00a0", "").strip()
-    assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8, 0.1)
-                       if w]
-    seq.value = "4096"  # beyond LLaMA 65B's positions: the two lines that say so, in the reader's language
-    assert shown() == expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8, 0.1)[:2]
+    assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8)
+                       if w]  # the utilisation counts only once the reader chooses to set it
+    speed_by.value = "set"
+    assert shown() == [w for w in expected(lang, "llama-65b", "qlora", "all", 2048, 4, 64, True, "sdpa", "a100-80gb", 8,
+                                           "set", 0.1) if w]
+    seq.value = "4096"  # beyond LLaMA 65B's positions: computed, with the warning, in the reader's language
+    want = expected(lang, "llama-65b", "qlora", "all", 4096, 4, 64, True, "sdpa", "a100-80gb", 8, "set", 0.1)
+    assert shown() == [w for w in want if w] and want[planner.LINES.index("warning")]
+    model.value, method.value, seq.value = "gpt2", "lora", "2048"  # GPT-2's learned positions have no row for it
+    assert shown() == expected(lang, "gpt2", "lora", "all", 2048, 4, 64, False, "sdpa", "a100-80gb", 8, "set", 0.1)[:2]
 
 
 def test_choosing_a_model_sets_the_attention_it_runs_by_default():
@@ -203,7 +224,7 @@ def test_choosing_a_model_or_a_method_sets_its_utilisation_and_checkpointing():
     assert on[planner.SIGNALS["utilisation"]] == {"signal": planner.SIGNALS["model"]}
     assert on[planner.SIGNALS["checkpointing"]] == {"signal": planner.SIGNALS["method"]}
     box = planner.planner_calculator("en", I)
-    model, method, *_, checkpointing, _, _, _, utilisation = controls(box)
+    model, method, *_, checkpointing, _, _, _, _, utilisation = controls(box)
     model.value, method.value = "gpt-oss-20b", "qlora"
     assert checkpointing.value is True
     method.value = "lora"
@@ -215,7 +236,7 @@ def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
     """Choosing gpt-oss-20b in the widget sets eager attention and writes the utilisation OpenAI's example
     ran at; its QLoRA says that the fused experts stay in fp32; sdpa chosen by hand says to choose eager."""
     box = planner.planner_calculator(lang, I)
-    model, method, _, _, _, _, _, attention, _, _, _ = controls(box)
+    model, method, _, _, _, _, _, attention, _, _, _, _ = controls(box)
     shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
     s, text = planner.start(I), words(lang)["calculator_plan"]
     # Choosing a model sets its attention and utilisation; choosing QLoRA turns checkpointing on.
@@ -243,7 +264,7 @@ def test_gpt_oss_20b_s_note_gives_the_utilisation_openai_s_example_ran_at(lang):
     assert Figure.of(found["utilisation"], "fraction", decimals=1).format(lang) in note["measured_more"]
     hours = speed.speed(found["job"], found["gpu"], found["tokens"], found["utilisation"], I)["hours"]
     assert hours * 60 == pytest.approx(I.gptoss_ft_minutes)
-    assert I.palm_mfu / found["utilisation"] == pytest.approx(I.gptoss_ft_minutes / found["planner_minutes"])
+    assert I.palm_mfu / found["utilisation"] == pytest.approx(I.gptoss_ft_minutes / found["palm_minutes"])
     assert planner.RANGES["utilisation"][0] <= found["utilisation"] < I.palm_mfu
     assert not any(planner.notes(lang, "gpt-oss-120b", "lora", I).values())
 
@@ -269,8 +290,8 @@ def test_the_experts_note_is_where_qlora_s_weights_outweigh_lora_s(lang):
     ("es", 5, "abc", "No se puede calcular. Lote: escríbelo como el libro escribe los números, por ejemplo 1."),
     ("en", 9, "1e300", "Cannot compute. Tokens: must be between 1,000,000 and 10,000,000,000,000."),
     ("en", 9, "nan", "Cannot compute. Tokens: must be a finite number."),
-    ("en", 10, "0.5", "Cannot compute. Utilisation: must be between 1 and 100."),
-    ("es", 10, "150", "No se puede calcular. Utilización: tiene que estar entre 1 y 100."),
+    ("en", 11, "0.5", "Cannot compute. Utilisation: must be between 1 and 100."),
+    ("es", 11, "150", "No se puede calcular. Utilización: tiene que estar entre 1 y 100."),
 ])
 def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
     box = planner.planner_calculator(lang, I)

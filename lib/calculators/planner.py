@@ -30,11 +30,11 @@ from lib.core.figure import Figure
 from lib.core.inputs import Inputs, load_inputs
 from lib.core.currency import ecb_rate
 from lib.core.words import words
-from lib.plan import memory, speed
+from lib.plan import memory, speed, step_time, validation
 from lib.plan.errors import PlanError, message
-from lib.plan.gpus import Gpu, load_gpus, price, price_seen
+from lib.plan.gpus import Gpu, capacity_bytes, load_gpus, price, price_seen
 from lib.plan.gpus import memory as gpu_memory
-from lib.plan.shapes import SHIPPED, expert_parameters, load_config, param_count, shape
+from lib.plan.shapes import SHIPPED, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
 from lib.site import charts
 
 # The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
@@ -44,17 +44,25 @@ SEQS = tuple(2 ** k for k in range(7, 18))
 TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
 # The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
 # the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
-# The utilisation of the GPU's bf16 peak (a model FLOPs utilisation), from 1 % (OpenAI's gpt-oss-20b example
-# runs at a few: the first article's claim) to all of it, in steps of a tenth of a percent; it starts at PaLM's.
+# The utilisation of the GPU's bf16 peak (a model FLOPs utilisation) a reader may set instead of the speed
+# model (SPEEDS), from 1 % (OpenAI's gpt-oss-20b example runs at a few: the first article's claim) to all of
+# it, in steps of a tenth of a percent; it starts at PaLM's.
 RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.01, 1, 0.001)}
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
-                                             "attention", "gpu", "tokens", "utilisation")}
-# The readout's lines; the last three are notes, empty but for the jobs they are about (notes).
-LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "time", "cost", "euros",
-         "price", "experts", "measured", "measured_more")
-TIME_LINES = ("speed", "time", "cost", "euros", "price")
+                                             "attention", "gpu", "tokens", "speed_by", "utilisation")}
+# How the speed is computed: by the book's speed model (lib.plan.step_time, with its range from the published
+# measurements, lib.plan.validation.speed_range), or at a utilisation of the bf16 peak the reader sets (the
+# MFU path, lib.plan.speed's `mfu` override, no range).
+SPEEDS = ("model", "set")
+# The readout's lines: each ranged figure is followed by its range (empty at a utilisation the reader sets);
+# a warning for a sequence beyond the model's positions (computed, as transformers runs it); the last three
+# are notes, empty but for the jobs they are about (notes).
+LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "speed_range", "time",
+         "time_range", "cost", "cost_range", "euros", "euros_range", "price", "warning", "warning_more", "experts",
+         "measured", "measured_more")
+TIME_LINES = ("speed", "speed_range", "time", "time_range", "cost", "cost_range", "euros", "euros_range", "price")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
-         "gpu": "h100-sxm"}
+         "gpu": "h100-sxm", "speed_by": "model"}
 
 
 def job(model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
@@ -117,7 +125,7 @@ def notes(lang: str, model: str, method: str, i: Inputs) -> dict[str, str]:
     """The readout's notes: for QLoRA of a model with fused experts, that they stay in fp32 (its weights
     outweigh LoRA's); for the model of OpenAI's fine-tuning example, the utilisation of the H100's peak
     at which the planner runs the example in its measured time, as the first article's chapter computes it
-    (lib.chapters.article1.gptoss_ft), for the reader to set the utilisation there."""
+    (lib.chapters.article1.gptoss_ft): the one a reader who sets a utilisation starts at for that model."""
     text = words(lang)["calculator_plan"]
     out = dict.fromkeys(LINES[-3:], "")
     if method == "qlora" and fused_experts(model):
@@ -129,9 +137,10 @@ def notes(lang: str, model: str, method: str, i: Inputs) -> dict[str, str]:
 
 
 def _derived_attentions(s) -> list[str]:
-    """The attentions the planner's activations are derived with for the shape, in the planner's order."""
+    """The attentions the planner's activations are derived with for the shape, in the planner's order
+    (flash_attention_2 with sdpa's: memory.stored_attention)."""
     derived = {key.split(".")[1] for key in memory.activation_keys(s)}
-    return [a for a in memory.ATTENTIONS if a in derived]
+    return [a for a in memory.ATTENTIONS if memory.stored_attention(a) in derived]
 
 
 def _attention_names(attentions: list[str], lang: str) -> str:
@@ -148,12 +157,15 @@ def limits(name: str) -> tuple[float, float]:
 def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
             attention: str, gpu: str, tokens: float, inputs: Inputs | None = None, utilisation: float | None = None
             ) -> dict[str, str]:
-    """The lines (LINES) in `lang`, from lib.plan; a sequence beyond the model's positions in the first two
-    lines (the others empty); a PlanError for any other setting the planner refuses."""
+    """The lines (LINES) in `lang`, from lib.plan: the speed by the speed model with its range, or, with
+    `utilisation`, at that share of the bf16 peak. A sequence beyond the model's positions is computed with
+    a warning (lib.plan.memory.warnings), but for a learned position table (GPT-2's), which has no row for
+    it: that is said in the first two lines (the others empty). A PlanError for any other setting the
+    planner refuses."""
     i = load_inputs() if inputs is None else inputs
     text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
     s = shape(load_config(model))
-    if seq > s.max_positions:
+    if seq > s.max_positions and s.learned_positions:
         count = lambda n: Figure.of(n, "count").format(lang)  # noqa: E731
         return dict.fromkeys(LINES, "") | {LINES[0]: text["beyond"].format(seq=count(seq)),
                                            LINES[1]: text["beyond_more"].format(positions=count(s.max_positions))}
@@ -173,7 +185,11 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if run["fits"] is None else text["fits" if run["fits"] else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
-    return lines | _time_lines(lang, run, tokens, g, i) | notes(lang, model, method, i)
+    warned = dict.fromkeys(("warning", "warning_more"), "")
+    for key, values in memory.warnings(j):  # seq_beyond, the only one
+        count = {k: Figure.of(v, "count").format(lang) for k, v in values.items()}
+        warned = {"warning": text["warning"].format(**count), "warning_more": text["warning_more"].format(**count)}
+    return lines | _time_lines(lang, run, tokens, g, i) | warned | notes(lang, model, method, i)
 
 
 def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[str, str]:
@@ -186,18 +202,61 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     if run["tokens_per_second"] is None:
         return out | {"speed": text["no_peak"]}
     mfu = Figure.of(run["mfu"], "fraction", decimals=1).format(lang)
-    out["speed"] = text["speed"].format(tps=Figure.of(run["tokens_per_second"], "token").format(lang), mfu=mfu)
+    ranged = run["speed_model"] == "parts"
+    tps = lambda v: text["per_second"].format(tps=Figure.of(v, "token").format(lang))  # noqa: E731
+    usd = lambda v: Figure.of(v, "USD", decimals=2).format(lang)  # noqa: E731
+    eur = lambda v: Figure.of(v, "EUR", decimals=2).format(lang)  # noqa: E731
+    money = {"cost_usd": "USD", "cost_eur": "EUR"}
+    duration = lambda v: Figure.duration(v).format(lang)  # noqa: E731
+
+    def spread(key: str, written) -> dict[str, str]:  # the range line under a figure, by the speed model only
+        if not ranged:
+            return {}
+        if key in money:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million
+            return {f"{key}_range": text["money_range"].format(
+                range=money_range(run[f"{key}_low"], run[f"{key}_high"], money[key], lang))}
+        return {f"{key}_range": text["range"].format(low=written(run[f"{key}_low"]), high=written(run[f"{key}_high"]))}
+
+    out["speed"] = text["speed"].format(tps=tps(run["tokens_per_second"]), mfu=mfu)
+    out |= {"speed_range": spread("tokens_per_second", tps).get("tokens_per_second_range", "")}
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
-             "time": Figure.duration(run["hours"]).format(lang)}
+             "time": duration(run["hours"])}
     out["time"] = text["time"].format(**shown)
+    out |= {"time_range": spread("hours", duration).get("hours_range", "")}
     if run["cost_usd"] is None:
         return out | {"cost": text["no_price"]}
-    out["cost"] = text["cost"].format(usd=Figure.of(run["cost_usd"], "USD", decimals=2).format(lang))
-    out["euros"] = text["euros"].format(eur=Figure.of(run["cost_eur"], "EUR", decimals=2).format(lang))
+    out["cost"] = text["cost"].format(usd=usd(run["cost_usd"]))
+    out |= {"cost_range": spread("cost_usd", usd).get("cost_usd_range", "")}
+    out["euros"] = text["euros"].format(eur=eur(run["cost_eur"]))
+    out |= {"euros_range": spread("cost_eur", eur).get("cost_eur_range", "")}
     # The price the cost is at, and when it was seen: prices of several providers and years sit side by side.
     out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
                                         seen=fmt.month(price_seen(g, i), lang))
     return out
+
+
+def money_range(low: float, high: float, currency: str, lang: str) -> str:
+    """A range of amounts in one unit, as the readout writes it: the high end as Figure.of writes it (millions
+    in words, thousands without cents, smaller amounts with cents), the low end's number at the high end's
+    scale and decimals before it (money_range_expr on the page)."""
+    written = Figure.of(high, currency, decimals=2).format(lang)
+    if round(high) >= 1e6:
+        whole = round(high / 1e4) % 100 == 0
+        numbers = [fmt.number(v / 1e6, lang, 0 if whole else 2) for v in (low, high)]
+    else:
+        numbers = [fmt.number(v, lang, 0 if high >= 1e3 else 2) for v in (low, high)]
+    return written.replace(numbers[1], f"{numbers[0]}{fmt.DASH}{numbers[1]}", 1)
+
+
+def money_range_expr(low: str, high: str, lang: str, currency: str) -> str:
+    """money_range as a Vega expression."""
+    def at_scale(value: str) -> str:
+        millions = (f"(round({high} / 1e4) % 100 == 0 ? format({value} / 1e6, ',.0f') : "
+                    f"format({value} / 1e6, ',.2f'))")
+        return (f"(round({high}) >= 1e6 ? {millions} : {high} >= 1e3 ? format({value}, ',.0f') : "
+                f"format({value}, ',.2f'))")
+    return (f"replace({charts.money_expr(high, lang, currency)}, {at_scale(high)}, "
+            f"{at_scale(low)} + {quoted(fmt.DASH)} + {at_scale(high)})")
 
 
 def _labels(lang: str) -> dict[str, dict[str, str]]:
@@ -208,17 +267,19 @@ def _labels(lang: str) -> dict[str, dict[str, str]]:
             "targets": {t: text["targets_options"][t] for t in TARGETS},
             "seq": {str(s): Figure.of(s, "count").format(lang) for s in SEQS},
             "attention": {a: text["attentions"][a] for a in memory.ATTENTIONS},
-            "gpu": {k: g.name for k, g in load_gpus().items()}}
+            "gpu": {k: g.name for k, g in load_gpus().items()},
+            "speed_by": {k: text["speeds"][k] for k in SPEEDS}}
 
 
 def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     """The live planner for Jupyter and Binder: lists, boxes (rank, batch, tokens; whole numbers in the
-    page's number style), a checkbox and the readout."""
+    page's number style), a checkbox, the speed (the book's model, or a utilisation the reader sets in its
+    box) and the readout."""
     i = load_inputs() if inputs is None else inputs
     text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
     lists = {name: widgets.Dropdown(options=[(label, key) for key, label in labels[name].items()],
                                     value=str(s[name]) if name == "seq" else s[name])
-             for name in ("model", "method", "targets", "seq", "attention", "gpu")}
+             for name in ("model", "method", "targets", "seq", "attention", "gpu", "speed_by")}
     boxes = {"rank": NumberBox(s["rank"], lang, text["rank"], "rank"),
              "batch": NumberBox(s["batch"], lang, text["batch"], "batch"),
              "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens"),
@@ -240,7 +301,8 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
                       for name, box in boxes.items()}
             lines = readout(lang, lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
                             int(lists["seq"].value), int(values["batch"]), checkpointing.value, lists["attention"].value,
-                            lists["gpu"].value, values["tokens"], i, values["utilisation"])
+                            lists["gpu"].value, values["tokens"], i,
+                            values["utilisation"] if lists["speed_by"].value == "set" else None)
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES if lines[k])
         except PlanError as exc:
             result.value = html.escape(text["error"].format(message=message(exc, lang)))
@@ -257,7 +319,8 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     rows = [(text["model"], lists["model"]), (text["method"], lists["method"]), (text["rank"], boxes["rank"].widget),
             (text["targets"], lists["targets"]), (text["seq"], lists["seq"]), (text["batch"], boxes["batch"].widget),
             (text["checkpointing"], checkpointing), (text["attention"], lists["attention"]), (text["gpu"], lists["gpu"]),
-            (text["tokens"], boxes["tokens"].widget), (text["utilisation_percent"], boxes["utilisation"].widget)]
+            (text["tokens"], boxes["tokens"].widget), (text["speed_by"], lists["speed_by"]),
+            (text["utilisation_percent"], boxes["utilisation"].widget)]
     return form(rows, result)
 
 
@@ -304,6 +367,9 @@ def constants(i: Inputs) -> dict[str, dict[str, float]]:
         counts = param_count(s)
         out[name] = {"total": counts["total"], "multiplied": counts["multiplied"], "quantised": memory.quantised_params(s),
                      "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
+                     "heads": s.heads, "head_dim": s.head_dim, "learned": int(s.learned_positions),
+                     # grouped-query attention: QLoRA under sdpa falls back to the math kernel (memory.math_attention)
+                     "gqa": int(s.kv_heads != s.heads),
                      # LoRA's trainable parameters per unit of rank, as PEFT counts them (lib.plan.memory.adapter_params)
                      **{f"adapters_{t}": memory.adapter_params(job(name, "lora", 1, t, 128, 1, False,
                                                                    memory.default_attention(s))) for t in TARGETS},
@@ -322,11 +388,13 @@ def fields(i: Inputs) -> dict[str, str]:
     per_model = lambda key: pick(sig["model"], {m: v[key] for m, v in c.items()})  # noqa: E731
     gpus = load_gpus()
     rate = ecb_rate("USD", i.budget_rate_date)
+    low, high = validation.speed_range()
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
     attention_key = pick(sig["model"], {m: json.dumps(memory.attention_targets(shape(load_config(m)))[0]) for m in c},
                          expr=True)
+    stored = pick(sig["attention"], {a: json.dumps(memory.stored_attention(a)) for a in memory.ATTENTIONS}, expr=True)
     act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : {attention_key}) : 'full')"
-               f" + '.' + {sig['attention']}")
+               f" + '.' + {stored}")
     # Each part's bytes by model and activation key, as an object looked up by "model|key" (shorter than
     # a chain of comparisons; a part a key does not have is 0).
     by_key = lambda part: lookup(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
@@ -347,15 +415,20 @@ def fields(i: Inputs) -> dict[str, str]:
         "optimizer_bytes": method({"full-mixed": "8 * datum.P", "full-bf16": "4 * datum.P", "lora": "8 * datum.a",
                              "qlora": "8 * datum.a"}, expr=True),
         "adapters_bytes": "4 * datum.a",
-        "layer": f"{by_key('layer')} + {by_key('layer_seq')} * datum.seq",
+        # QLoRA of a grouped-query model under sdpa: PyTorch's math kernel, its fp32 scores and repeated keys and
+        # values (lib.plan.memory.math_layer_bytes)
+        "math": f"{sig['method']} == 'qlora' && {sig['attention']} == 'sdpa' && {per_model('gqa')} == 1",
+        "layer": f"{by_key('layer')} + {by_key('layer_seq')} * datum.seq + (datum.math ? {memory.MATH_SCORE_BYTES!r}"
+                 f" * {per_model('heads')} * datum.seq + {memory.MATH_REPEATED_KV_BYTES!r} * {per_model('heads')}"
+                 f" * {per_model('head_dim')} : 0)",
         "outside": f"{by_key('outside')} + {by_key('outside_seq')} * datum.seq",
         # per layer and step: an adapted expert stack and its factors, twice as wide in QLoRA's fp32 experts
         "step": f"{by_key('step_fixed')} + ({sig['method']} == 'qlora' ? 2 : 1)"
                 f" * ({by_key('step_weights')} + {sig['rank']} * {by_key('step_rank')})",
         "one_layer": "datum.layer * datum.tokens + datum.step",
+        "saved_plain": f"{per_model('layers')} * datum.one_layer + (datum.outside + {by_key('first')}) * datum.tokens",
         "saved": f"({sig['checkpointing']} ? ({per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
-                 f" + datum.outside) * datum.tokens : {per_model('layers')} * datum.one_layer"
-                 f" + (datum.outside + {by_key('first')}) * datum.tokens)",
+                 f" + datum.outside) * datum.tokens : datum.saved_plain)",
         "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
         "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * {per_model('vocab')} * datum.tokens"
                  f" + ({sig['checkpointing']} ? datum.one_layer : 0)",
@@ -364,24 +437,103 @@ def fields(i: Inputs) -> dict[str, str]:
         "peak_bytes": "datum.weights_bytes + datum.adapters_bytes + datum.optimizer_bytes + max(datum.begin, datum.end)",
         # A figure the GPU's source does not give is -1 (unverified): the lines say so.
         "gpu_memory": pick(sig["gpu"], {k: -1 if gpu_memory(g, i) is None else gpu_memory(g, i) for k, g in gpus.items()}),
+        # the bytes a job can use, as the card's driver reports them (lib.plan.gpus.capacity_bytes)
+        "capacity": pick(sig["gpu"], {k: -1 if capacity_bytes(g, i) is None else capacity_bytes(g, i)
+                                      for k, g in gpus.items()}),
         "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
+        "bandwidth": pick(sig["gpu"], {k: -1 if g.bandwidth is None else g.bandwidth for k, g in gpus.items()}),
         "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
         # Whether the peak and the CUDA context fit (1), do not (0), or the memory is unverified (-1); a job
         # that does not fit, or a GPU whose peak is unverified, has no time or cost (lib.plan.speed.on_gpu).
-        "fit": f"(datum.gpu_memory < 0 ? -1 : datum.peak_bytes / 1e9 + {speed.CUDA_CONTEXT_GB!r} <= datum.gpu_memory ? 1 : 0)",
-        "timed": "datum.fit != 0 && datum.bf16 >= 0",
+        "fit": f"(datum.capacity < 0 ? -1 : datum.peak_bytes + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity ? 1 : 0)",
+        "by_model": f"{sig['speed_by']} == 'model'",
+        "peaked": "datum.bf16 >= 0 && (!datum.by_model || datum.bandwidth >= 0)",
+        "timed": "datum.fit != 0 && datum.peaked",
         "flops": f"{i.flops_per_param_token!r} * {per_model('multiplied')}"
                  f" * ({sig['method']} == 'lora' ? {speed.lora_flops_share(i)!r} : 1)"
                  f" + ({adapted} ? ({sig['targets']} == 'all' ? {per_model('expert_flops_all')}"
                  f" : {per_model('expert_flops_qv')}) : 0)",
-        "tps": f"{sig['utilisation']} * datum.bf16 / datum.flops",
+        **step_fields(c),
+        "tps": f"(datum.by_model ? datum.tokens / datum.step_seconds : {sig['utilisation']} * datum.bf16 / datum.flops)",
+        "mfu": f"(datum.by_model ? datum.tps * datum.flops / datum.bf16 : {sig['utilisation']})",
+        "tps_low": f"datum.tps * {low!r}",
+        "tps_high": f"datum.tps * {high!r}",
         "trained": f"round(pow(10, {sig['tokens']}))",
-        "hours": "datum.trained / datum.tps / 3600",
-        "usd": "datum.hours * datum.price",
-        "eur": f"datum.usd / {rate!r}",
+        # more tokens a second, fewer hours: the hours' low end is at the speed's high end
+        **{f"hours{end}": f"datum.trained / datum.tps{other} / 3600"
+           for end, other in (("", ""), ("_low", "_high"), ("_high", "_low"))},
+        **{f"usd{end}": f"datum.hours{end} * datum.price" for end in ("", "_low", "_high")},
+        **{f"eur{end}": f"datum.usd{end} / {rate!r}" for end in ("", "_low", "_high")},
+        # a sequence beyond the model's positions: computed with a warning, but for a learned position table
+        # (GPT-2's), which has no row for it (lib.plan.memory.Job refuses it)
         "beyond": f"datum.seq > {per_model('positions')}",
+        "refused": f"datum.beyond && {per_model('learned')} == 1",
         "derived": pick(f"{sig['model']} + '|' + {sig['attention']}",
                         {f"{m}|{a}": 1 for m in c for a in _derived_attentions(shape(load_config(m)))}),
+    }
+
+
+def step_fields(by_model: dict[str, dict[str, float]]) -> dict[str, str]:
+    """lib.plan.step_time.parts as Vega expressions (after fields' memory, which they read: the states, the
+    activations without checkpointing), from the same constants (lib/data/plan/speed.toml through
+    step_time.constants, step_time's own, each model's linear modules and expert stacks): the seconds of a
+    step's matrix products, attention, memory-bound work and launches, and `step`, the slower of the GPU's
+    work and the launches (`step_seconds`)."""
+    sig, c = SIGNALS, step_time.constants()
+    gemm, bandwidth = f"(datum.bf16 * {c['gemm']['fraction']!r})", f"(datum.bandwidth * {c['bandwidth']['fraction']!r})"
+
+    def mm(m: str, k, n) -> str:  # step_time._matmul: FLOPs or bytes, the slower
+        return f"max(2 * ({m}) * {k} * {n} / {gemm}, 2 * ({k} * {n} + ({m}) * ({k} + {n})) / {bandwidth})"
+
+    adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
+    times = "(datum.passes + 1 + datum.trains)"  # forward passes, the inputs' gradient, the weights' where they train
+    matmul, launches = {}, {}
+    k = c["kernels"]
+    for name in models():
+        s = shape(load_config(name))
+        modules = linear_modules(s)
+        per_layer = f"({' + '.join(mm('datum.tokens', a, b) for a, b in modules.values())}) * {times}"
+        experts, hit, expert_launches = "0", "0", "0"
+        if s.experts > 1:
+            share = s.experts_per_token / s.experts
+            hit = f"{s.experts} * (1 - pow({1 - share!r}, datum.tokens))"
+            stacks = " + ".join(mm(f"datum.tokens * {share!r}", a, b) for a, b in expert_parameters(s).values())
+            per_layer += f" + {mm('datum.tokens', s.hidden, s.experts)} * {times} + {hit} * ({stacks}) * {times}"
+            if all_linear_parameters(s):  # "all-linear" adapts every layer's experts (memory.Job.expert_layers)
+                experts = f"({adapted} && {sig['targets']} == 'all' ? {s.layers} * {hit} * ({stacks}) : 0)"
+            expert_launches = f"{k['per_routed_expert']!r} * {hit}"
+        on = {t: modules if t == "all" else {n: modules[n] for n in memory.attention_targets(s)[1]} for t in TARGETS}
+        adapters = {t: " + ".join(f"{mm('datum.tokens', a, sig['rank'])} + {mm('datum.tokens', sig['rank'], b)}"
+                                  for a, b in on[t].values()) for t in TARGETS}
+        adapter_expr = f"({adapted} ? ({sig['targets']} == 'all' ? {adapters['all']} : {adapters['qv']}) : 0)"
+        head = f"{mm('datum.tokens', s.hidden, s.vocab)} * {times}"
+        matmul[name] = (f"{s.layers} * ({per_layer}) + {experts} + {s.layers} * {adapter_expr} * (datum.passes + 2)"
+                        f" + {head}")
+        count = f"({adapted} ? ({sig['targets']} == 'all' ? {len(on['all'])} : {len(on['qv'])}) : 0)"
+        launches[name] = (f"{s.layers} * ({k[s.arch]!r} + {k['per_adapter']!r} * {count} + {expert_launches})"
+                          f" * (datum.passes + {k['backward_per_forward']!r})")
+    per_model = lambda key: pick(sig["model"], {m: v[key] for m, v in by_model.items()})  # noqa: E731
+    flops = f"4 * {sig['batch']} * datum.seq * datum.seq * {per_model('heads')} * {per_model('head_dim')}"
+    scores = {kind: f"{sig['batch']} * {per_model('heads')} * datum.seq * datum.seq * {b!r}"
+              for kind, b in step_time.SCORE_BYTES.items()}
+    fused = " || ".join(f"{sig['attention']} == {json.dumps(a)}" for a in memory.FUSED)
+    traffic = c["traffic"]
+    return {
+        "passes": f"({sig['checkpointing']} ? 2 : 1)",  # forward passes: again under checkpointing
+        "trains": f"({adapted} ? 0 : 1)",
+        "matmul": pick(sig["model"], matmul, expr=True),
+        "attention": f"{per_model('layers')} * (!datum.math && ({fused}) ? {flops} * {step_time.CAUSAL_SHARE!r}"
+                     f" * (datum.passes + {step_time.ATTENTION_BACKWARD!r}) / (datum.bf16 * {c['attention']['fraction']!r})"
+                     f" : {flops} * (datum.passes + 2) / {gemm} + (datum.math ? {scores['math']} : {scores['eager']})"
+                     f" * (datum.passes + 2) / {bandwidth})",
+        "moved": f"({sig['method']} == 'qlora' ? datum.Q * ({memory.NF4_BYTES!r} + 2) * (datum.passes + 1) : 0)"
+                 f" + ({sig['method']} == 'full-mixed' ? datum.P * (4 + 2) * datum.passes : 0)"
+                 f" + ({sig['method']} == 'full-mixed' ? 4 : {sig['method']} == 'full-bf16' ? 2 : 0) * datum.P * 2"
+                 f" + datum.gradients_bytes + 2 * datum.optimizer_bytes + 2 * datum.adapters_bytes"
+                 f" + datum.saved_plain * ({traffic['activation_passes']!r} + datum.passes - 1)"
+                 f" + datum.tokens * {per_model('vocab')} * {traffic['loss_bytes_per_logit']!r}",
+        "launch": f"{pick(sig['model'], launches, expr=True)} * {c['launch']['seconds']!r}",
+        "step_seconds": f"max(datum.matmul + datum.attention + datum.moved / {bandwidth}, datum.launch)",
     }
 
 
@@ -397,31 +549,49 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     gpu_gb = charts.figure_expr("datum.gpu_memory", "GB", lang)
     fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
     out["fits"] = f"(datum.fit < 0 ? {fits('fits_unknown')} : datum.fit ? {fits('fits')} : {fits('no_fit')})"
-    mfu = charts.percent_expr(SIGNALS["utilisation"], lang)
-    out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : datum.bf16 < 0 ? {quoted(text['no_peak'])} : "
-                    f"{template(text['speed'], tps=charts.count_expr('datum.tps', 'token', lang), mfu=mfu)})")
-    hours = charts.figure_expr("datum.hours", "hour", lang, 1, rounded=True)
-    minutes = charts.figure_expr("datum.hours * 60", "minute", lang, 1, rounded=True)
-    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
-             "time": f"(datum.hours >= 1 ? {hours} : {minutes})"}
+    mfu = charts.percent_expr("datum.mfu", lang)
+    tps = lambda value: template(text["per_second"], tps=charts.count_expr(value, "token", lang))  # noqa: E731
+
+    def duration(value: str) -> str:  # Figure.duration: hours from an hour, minutes below
+        hours = charts.figure_expr(value, "hour", lang, 1, rounded=True)
+        return f"({value} >= 1 ? {hours} : {charts.figure_expr(f'{value} * 60', 'minute', lang, 1, rounded=True)})"
+
+    def spread(field: str, written, priced: bool = False) -> str:  # the range under a figure, by the speed model
+        if priced:
+            shown = template(text["money_range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
+        else:
+            shown = template(text["range"], low=written(f"datum.{field}_low"), high=written(f"datum.{field}_high"))
+        return f"(datum.timed && datum.by_model{' && datum.price >= 0' if priced else ''} ? {shown} : '')"
+
+    out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : !datum.peaked ? {quoted(text['no_peak'])} : "
+                    f"{template(text['speed'], tps=tps('datum.tps'), mfu=mfu)})")
+    out["speed_range"] = spread("tps", tps)
+    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang), "time": duration("datum.hours")}
     out["time"] = f"(datum.timed ? {template(text['time'], **shown)} : '')"
+    out["time_range"] = spread("hours", duration)
+    usd = lambda value: charts.money_expr(value, lang)  # noqa: E731
+    eur = lambda value: charts.money_expr(value, lang, "EUR")  # noqa: E731
     out["cost"] = (f"(!datum.timed ? '' : datum.price < 0 ? {quoted(text['no_price'])} : "
-                   f"{template(text['cost'], usd=charts.money_expr('datum.usd', lang))})")
-    out["euros"] = f"(datum.timed && datum.price >= 0 ? {template(text['euros'], eur=charts.money_expr('datum.eur', lang, 'EUR'))} : '')"
+                   f"{template(text['cost'], usd=usd('datum.usd'))})")
+    out["cost_range"] = spread("usd", lambda low, high: money_range_expr(low, high, lang, "USD"), priced=True)
+    out["euros"] = f"(datum.timed && datum.price >= 0 ? {template(text['euros'], eur=eur('datum.eur'))} : '')"
+    out["euros_range"] = spread("eur", lambda low, high: money_range_expr(low, high, lang, "EUR"), priced=True)
     seen = pick(SIGNALS["gpu"], {k: quoted(fmt.month(price_seen(g, i), lang))
                                  for k, g in load_gpus().items() if g.price_usd_per_hour is not None}, expr=True)
     out["price"] = (f"(datum.timed && datum.price >= 0 ? "
                     f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)} : '')")
-    out |= note_lines(lang, i)
     count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
     positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(i).items()})
+    for key in ("warning", "warning_more"):  # lib.plan.memory.warnings' seq_beyond
+        out[key] = f"(datum.beyond ? {template(text[key], seq=count('datum.seq'), positions=count(positions))} : '')"
+    out |= note_lines(lang, i)
     beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),
               LINES[1]: template(text["beyond_more"], positions=count(positions))}
     not_derived = {LINES[0]: pick(SIGNALS["model"], {m: quoted(text["no_attention"].format(
                        attention=_attention_names(_derived_attentions(shape(load_config(m))), lang))) for m in models()},
                                   expr=True),
                    LINES[1]: quoted(text["no_attention_more"])}
-    return {key: f"(datum.beyond ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
+    return {key: f"(datum.refused ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
                  f" : {value})" for key, value in out.items()}
 
 
@@ -436,9 +606,9 @@ def note_lines(lang: str, i: Inputs) -> dict[str, str]:
 
 
 def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
-    """The planner on the static page: lists of the models, methods, targets, sequences, attentions and
-    GPUs, sliders for the rank, the batch and the tokens (in powers of ten), a checkbox for gradient
-    checkpointing, and the readout, all starting at `start`."""
+    """The planner on the static page: lists of the models, methods, targets, sequences, attentions, GPUs and
+    how the speed is computed (SPEEDS), sliders for the rank, the batch, the tokens (in powers of ten) and the
+    utilisation a reader sets, a checkbox for gradient checkpointing, and the readout, all starting at `start`."""
     i = load_inputs() if inputs is None else inputs
     text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
 
@@ -467,7 +637,8 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
               select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
               alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"], expr=f"indexof({json.dumps(list(CHECKPOINTED_METHODS))}, {SIGNALS['method']}) >= 0",
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
-              attention, select("gpu", s["gpu"]), slider("tokens", math.log10(s["tokens"])), utilisation]
+              attention, select("gpu", s["gpu"]), slider("tokens", math.log10(s["tokens"])),
+              select("speed_by", s["speed_by"]), utilisation]
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
                                 whole=[SIGNALS["tokens"]], blanks=True,
                                 react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],

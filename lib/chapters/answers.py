@@ -126,6 +126,7 @@ def budget_buys(i: Inputs) -> Answer:
                       "seen": i.seen_on("lambda_h100_sxm_1x"),
                       "lora": _word("fits" if lora["fits"] else "no_fit"),
                       "tokens": Figure.of(lora["tokens"], "token", compact=True, decimals=1),
+                      "tokens_range": Figure.between(lora["tokens_low"], lora["tokens_high"], "token", compact=True, decimals=1),
                       "pcie_hours": Figure.of(pcie, "hour", decimals=1),
                       "pcie_price": Figure.of(i.lambda_h100_pcie_1x, "USD/GPU-hour"),
                       "one_gpu": _yes(full["fits"]),
@@ -157,19 +158,23 @@ def full_ft_fits(i: Inputs) -> Answer:
 
 
 def pretrain(i: Inputs, model: str) -> Answer:
-    """Pretraining a model of the budget chapter (gpt2 or llama7b) on Chinchilla's optimum of
-    tokens, on H100 SXM at today's price, at the utilisation its budget row is priced at."""
+    """Pretraining a model of the budget chapter (gpt2 or llama7b) on Chinchilla's optimum of tokens, on
+    H100 SXM at today's price, by the speed model with its range (the budget chapter's row)."""
     if model not in ("gpt2", "llama7b"):
         raise ValueError(f"no pretraining answer for {model!r}: gpt2 or llama7b")
     row = _row(i, "pretrain", model)
     usd = budget.budget_usd(i)
-    cost = Figure.of(row["cost"], "USD", decimals=2 if row["cost"] < 1e3 else 0)
-    return Answer(f"pretrain_{model}", cost, cost, {
+    style = {"decimals": 2 if row["cost_high"] < 1e3 else 0}
+    cost = Figure.of(row["cost"], "USD", **style)
+    span = Figure.between(row["cost_low"], row["cost_high"], "USD", **style)
+    times = {"decimals": 0 if row["cost_low"] >= 10 * usd else 2}
+    return Answer(f"pretrain_{model}", cost, span, {
         "cost": cost,
+        "span": span,
         "tokens": Figure.of(row["tokens"], "token", compact=True, decimals=1),
         "price": Figure.of(i.lambda_h100_sxm_1x, "USD/GPU-hour"),
         "seen": i.seen_on("lambda_h100_sxm_1x"),
-        "times": Figure.of(row["cost"] / usd, "times", decimals=0 if row["cost"] >= 10 * usd else 2),
+        "times": Figure.between(row["cost_low"] / usd, row["cost_high"] / usd, "times", **times),
         "paper_tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=0),  # what Meta trained LLaMA 7B on
     })
 

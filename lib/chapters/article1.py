@@ -675,10 +675,11 @@ def gptoss_ft_tokens(i) -> float:
 def gptoss_ft(i) -> dict:
     """The example on the H100 SXM the budget rents (lib.chapters.answers.budget_buys): its peak by the
     planner, whether it fits, how many times the budget's hours would run it at the example's own measured
-    time (where it fits), the tokens they would train at most, what the planner's speed at PaLM's utilisation would make
-    of one run (it is no basis for the tokens: the example measured its time), and the utilisation of the GPU's
-    bf16 peak at which the planner runs it in the example's time (at most what the example ran at, since its
-    tokens are at most those counted: the planner's page gives it for gpt-oss-20b)."""
+    time (where it fits: the verdict rests on that measurement), the tokens they would train at most; the
+    book's calculation of one run beside it: by the speed model (`model_minutes`, with `model_minutes_low`
+    and `_high` from its range, lib.plan.validation.speed_range), and at PaLM's utilisation (`palm_minutes`,
+    the MFU path the first article's budget figure assumes); and the utilisation of the GPU's bf16 peak at
+    which the example ran in its measured time (at most that, since its tokens are at most those counted)."""
     from lib.plan import memory as plan_memory
     from lib.plan import speed as plan_speed
     from lib.plan.gpus import load_gpus
@@ -688,16 +689,19 @@ def gptoss_ft(i) -> dict:
     peak = plan_memory.parts(job)["peak"]
     fits = plan_speed.fits(peak, gpu)
     hours = answers.budget_buys(i).figure.value
-    runs = hours * 60 / compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
+    measured = compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
+    runs = hours * 60 / measured
     tokens = gptoss_ft_tokens(i)
-    planner_hours = plan_speed.speed(job, gpu, tokens, i=i)["hours"]
-    # Hours go as 1 / utilisation: the planner takes the example's measured minutes at PaLM's utilisation
-    # scaled by its own minutes over the example's.
-    utilisation = i.palm_mfu * planner_hours * 60 / compute._number("gptoss_ft_minutes", i.gptoss_ft_minutes)
+    model = plan_speed.speed(job, gpu, tokens, i=i)
+    palm_minutes = plan_speed.speed(job, gpu, tokens, mfu=i.palm_mfu, i=i)["hours"] * 60
+    # Hours go as 1 / utilisation: PaLM's utilisation scaled by its minutes over the example's.
+    utilisation = i.palm_mfu * palm_minutes / measured
     return {"job": job, "gpu": gpu, "peak": peak, "fits": fits, "hours": hours, "runs": runs,
             "tokens": tokens, "budget_tokens": runs * tokens,
             "peak_unchecked": plan_memory.parts(gptoss_ft_job(i, checkpointing=False))["peak"],
-            "planner_minutes": planner_hours * 60, "utilisation": utilisation}
+            "palm_minutes": palm_minutes, "model_minutes": model["hours"] * 60,
+            "model_minutes_low": model["hours_low"] * 60, "model_minutes_high": model["hours_high"] * 60,
+            "utilisation": utilisation}
 
 
 def _gptoss_ft_figures(i, job: dict) -> dict[str, Figure]:
@@ -739,7 +743,9 @@ def lora_gptoss_20b(i, c):
         "peak_unchecked": Figure.of(job["peak_unchecked"] / 1e9, "GB", decimals=0),
         "context_gb": Figure.of(CUDA_CONTEXT_GB, "GB"),
         "run_tokens": Figure.of(job["tokens"], "token", compact=True, decimals=2),
-        "planner_minutes": Figure.of(job["planner_minutes"], "minute", decimals=1),
+        "planner_minutes": Figure.of(job["palm_minutes"], "minute", decimals=1),
+        "model_minutes": Figure.of(job["model_minutes"], "minute", decimals=1),
+        "model_range": Figure.between(job["model_minutes_low"], job["model_minutes_high"], "minute", decimals=1),
         "mfu": Figure.of(i.palm_mfu, "fraction", decimals=1),
         "slower": Figure.of(i.palm_mfu / job["utilisation"], "times", decimals=0),
         "measured_mfu": Figure.of(job["utilisation"], "fraction", decimals=1),

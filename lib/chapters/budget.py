@@ -32,8 +32,10 @@ Compute: C = 6·N·D FLOPs (Kaplan et al. 2020); for pretraining, N is the param
 as it counts its own run; for fine-tuning, the planner's (lib.plan.speed.flops_per_token): N is the
 released configuration's parameters a token is multiplied by, and LoRA, which computes no gradient for
 the frozen weights, takes the share of full fine-tuning's time the LoRA paper measured on GPT-3 175B.
-QLoRA reports no such speed-up (its 4-bit weights are dequantised at every step): 6·N·D. Model FLOPs,
-priced at a model FLOPs utilisation: the forward pass gradient checkpointing runs again is not counted.
+QLoRA reports no such speed-up (its 4-bit weights are dequantised at every step): 6·N·D. Model FLOPs: the
+forward pass gradient checkpointing runs again is not counted. Time is the planner's speed model's
+(lib.plan.step_time, through lib.plan.speed.speed and `timed`), with its range; a published utilisation
+(llm.c's, PaLM's) is used only to rebuild its publisher's own figures (llmc_rebuilt, llama7b_rebuilt).
 """
 
 from __future__ import annotations
@@ -309,15 +311,17 @@ def budget_job(i: Inputs) -> plan_memory.Job:
 
 def budget_lora(i: Inputs) -> dict:
     """What the first article's budget buys of the chapter's example on the H100 SXM it rents, by the
-    planner: its peak, whether it fits, and the tokens the budget's hours train at PaLM's utilisation."""
+    planner: its peak, whether it fits, and the tokens the budget's hours train by the speed model, with
+    `tokens_low` and `tokens_high` from its range (lib.plan.validation.speed_range)."""
     from lib.plan.gpus import load_gpus, price
 
     job, gpu = budget_job(i), load_gpus()["h100-sxm"]
     hours = compute.hours_bought(budget_usd(i), price(gpu, i))
-    per_second = plan_speed.speed(job, gpu, 1.0, i=i)["tokens_per_second"]
+    rate = plan_speed.speed(job, gpu, 1.0, i=i)
     peak = plan_memory.parts(job)["peak"]
-    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu, i),
-            "tokens": round(hours * compute.SECONDS_PER_HOUR * per_second)}
+    return {"job": job, "gpu": gpu, "hours": hours, "peak": peak, "fits": plan_speed.fits(peak, gpu, i)} | {
+        f"tokens{end}": round(hours * compute.SECONDS_PER_HOUR * rate[f"tokens_per_second{end}"])
+        for end in ("", "_low", "_high")}
 
 
 def flops_per_token(i: Inputs, job: str, model: str) -> float:
@@ -333,18 +337,22 @@ def flops_per_token(i: Inputs, job: str, model: str) -> float:
 
 
 def three_scales(i: Inputs) -> dict:
-    """LLaMA 7B as four jobs: memory by part, and compute, A100-hours and dollars."""
+    """LLaMA 7B as four jobs: memory by part, and compute, and A100-hours and dollars at Lambda's A100 price
+    by the speed model (timed), with `_low` and `_high` from its range."""
+    from lib.plan.gpus import load_gpus
+
     n = i.ft_example_params
+    a100 = load_gpus()["a100-80gb"]
     out = {}
     for job in JOBS:
         memory = _memory(i, job, "llama7b")
         tokens = i.llama7b_tokens if job == "pretrain" else FT_TOKENS
         flops = flops_per_token(i, job, "llama7b") * tokens
-        hours = gpu_hours(flops, i.a100_bf16_peak, i.palm_mfu)
         trained = n if job in ("pretrain", "full") else lora_params(i.llama7b_d_model, i.llama7b_layers,
                                                                       i.lora_adapted_matrix_types, i.lora_rank)
-        out[job] = {"memory": memory, "tokens": tokens, "flops": flops, "hours": hours,
-                    "cost": compute.rental_cost(hours, i.lambda_a100_sxm_8x), "trained": trained}
+        run = timed(i, chapter_job(i, job, "llama7b"), a100, tokens, budget_usd(i))
+        out[job] = {"memory": memory, "tokens": tokens, "flops": flops, "trained": trained} | {
+            k: v for k, v in run.items() if k.startswith(("hours", "cost"))}
     return out
 
 
@@ -671,17 +679,6 @@ def llama7b_rebuilt(i: Inputs) -> dict[str, float]:
     return {"flops": flops, "hours": hours, "residual": residual(hours, i.llama7b_gpu_hours), "implied_mfu": implied}
 
 
-def utilisation(i: Inputs, model: str) -> tuple[float, str]:
-    """The utilisation a model's jobs are priced at, and the input it comes from: the model's own
-    training report where it states one (llm.c states its own for GPT-2 124M); otherwise PaLM's
-    (the LLaMA paper states throughput and GPU-hours, not a utilisation)."""
-    keys = [key for key, *_ in SIZES]
-    if model not in keys:
-        raise ValueError(f"unknown model {model!r}: use one of {', '.join(keys)}")
-    name = "llmc_124m_mfu" if model == "gpt2" else "palm_mfu"
-    return i[name].value, name
-
-
 def guanaco_tokens(i: Inputs) -> float:
     """An upper bound on the tokens of QLoRA's Guanaco 65B fine-tuning run (scripts/finetune_guanaco_65b.sh):
     its optimiser steps x sequences per step (per GPU x accumulation) x the longest sequence (prompt
@@ -797,28 +794,42 @@ def full_bf16(i: Inputs, model: str) -> dict:
 # ---------------------------------------------------------------- what the budget buys, and the ladder
 
 def what_budget_buys(i: Inputs) -> list[dict]:
-    """For each job and size: memory, whether it fits one H100, the utilisation it is priced at,
-    H100-hours and dollars per billion tokens, and the tokens the budget trains (where it fits);
-    pretraining also to compute-optimal tokens (Chinchilla's tokens per parameter)."""
+    """For each job and size: memory, whether it fits one H100, H100-hours and dollars for its tokens (per
+    billion for fine-tuning; Chinchilla's tokens per parameter for pretraining) and the tokens the budget
+    trains (where it fits), by the speed model (timed), each with `_low` and `_high` from its range.
+    `mfu`: the utilisation of the H100's dense peak those hours imply for the chapter's FLOPs per token
+    (flops_per_token), so that FLOPs ÷ (peak × mfu) gives them back."""
     from lib.plan.gpus import load_gpus
 
-    usd, price, peak = budget_usd(i), i.lambda_h100_sxm_1x, h100_peak(i)
+    usd, peak = budget_usd(i), h100_peak(i)
     h100 = load_gpus()["h100-sxm"]
     per_param = i.chinchilla_tokens / i.chinchilla_params
     rows = []
     for job in JOBS:
         for key, params_key in SIZES:
-            n = i[params_key].value
             memory = _memory(i, job, key)
             ok = plan_speed.fits(memory.total * 1e9, h100, i)
-            mfu, _ = utilisation(i, key)
-            tokens = per_param * n if job == "pretrain" else FT_TOKENS
-            per_token = flops_per_token(i, job, key)
-            hours = gpu_hours(per_token * tokens, peak, mfu)
-            bought = compute.hours_bought(usd, price) * compute.SECONDS_PER_HOUR * peak * mfu / per_token
-            rows.append({"job": job, "model": key, "memory": memory.total, "fits": ok, "mfu": mfu, "tokens": tokens,
-                         "hours": hours, "cost": compute.rental_cost(hours, price), "bought": bought if ok else 0.0})
+            tokens = per_param * i[params_key].value if job == "pretrain" else FT_TOKENS
+            row = {"job": job, "model": key, "memory": memory.total, "fits": ok, "tokens": tokens}
+            row |= timed(i, chapter_job(i, job, key), h100, tokens, usd)
+            row["mfu"] = flops_per_token(i, job, key) * row["tokens_per_second"] / peak
+            if not ok:
+                row |= {k: 0.0 for k in row if k.startswith("bought")}
+            rows.append(row)
     return rows
+
+
+def timed(i: Inputs, job: plan_memory.Job, gpu, tokens: float, usd: float) -> dict:
+    """A job's tokens a second on `gpu` by the speed model (lib.plan.speed.speed), the hours and dollars of
+    `tokens` there, and the tokens `usd` buys, each with `_low` and `_high` from the model's range."""
+    run = plan_speed.speed(job, gpu, tokens, i=i)
+    hours = compute.hours_bought(usd, plan_speed.price(gpu, i))
+    out = {}
+    for end in ("", "_low", "_high"):
+        out |= {f"tokens_per_second{end}": run[f"tokens_per_second{end}"], f"hours{end}": run[f"hours{end}"],
+                f"cost{end}": run[f"cost_usd{end}"],
+                f"bought{end}": hours * compute.SECONDS_PER_HOUR * run[f"tokens_per_second{end}"]}
+    return out
 
 
 def ladder(i: Inputs, past_runs: dict[str, tuple[float, int]]) -> list[dict]:

@@ -1,5 +1,7 @@
 """`python -m lib.plan`: one training job's memory by part, its peak, and, on a GPU, whether it fits,
-how fast it trains and what a number of tokens costs. `--json` for programs; otherwise a short table
+how fast it trains and what a number of tokens costs: by the book's speed model, with the range its
+residuals against published measurements give, or at a utilisation given with `--mfu` (an override, no
+range). `--json` for programs; otherwise a short table
 in the reader's language. A job that does not fit the GPU gets no speed, time or cost (in the JSON,
 `fits` false and those keys null). A bad input is one line in that language, and exit status 2."""
 
@@ -13,7 +15,7 @@ from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.words import words
 from lib.plan import memory, speed
-from lib.plan.errors import PlanError, message
+from lib.plan.errors import PlanError, message, warning
 from lib.plan.gpus import gpu as find_gpu
 from lib.plan.shapes import load_config, shape
 
@@ -41,8 +43,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--attention", help=" | ".join(memory.ATTENTIONS) + " (default: sdpa, or eager where the model runs no other)")
     p.add_argument("--gpu")
     p.add_argument("--tokens", default="1e9")
-    p.add_argument("--mfu", help="the utilisation of the GPU's bf16 peak (default: the budget chapter's)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--mfu", help="an override: price the job at this utilisation (0-1] of the GPU's bf16 peak, by the "
+                   "MFU path, with no range (default: the book's speed model, lib.plan.step_time, with the range its "
+                   "residuals against published measurements give)")
+    p.add_argument("--json", action="store_true", help="machine-readable output; with the speed model it adds "
+                   "tokens_per_second_low/_high, hours_low/_high, cost_usd_low/_high and cost_eur_low/_high")
     p.add_argument("--lang", default="en", choices=("en", "es"))
     return p
 
@@ -84,7 +89,8 @@ def plan(args: argparse.Namespace) -> dict:
                      parameter_layers=None if args.parameter_layers is None else tuple(
                          _layer(t) for t in args.parameter_layers.split(",")))
     parts = memory.parts(job)
-    out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}}
+    out = {"memory_gb": {k: parts[k] / 1e9 for k in PARTS}, "warnings": [w for w, _ in memory.warnings(job)]}
+    args.warned = memory.warnings(job)
     if args.gpu:
         gpu = find_gpu(args.gpu)
         run = speed.on_gpu(job, gpu, _real("tokens", args.tokens), _real("mfu", args.mfu))
@@ -114,11 +120,18 @@ def table(result: dict, args: argparse.Namespace) -> str:
             shown |= {"tps": fmt.number(result["tokens_per_second"], lang, 0),
                       "tokens": Figure.of(float(args.tokens), "token", compact=True, decimals=1).format(lang),
                       "time": Figure.duration(result["hours"]).format(lang)}
+            ranged = result["speed_model"] == "parts"  # the speed model's, with its range; else --mfu's
+            if ranged:
+                shown |= {"tps_range": "–".join(fmt.number(result[f"tokens_per_second_{e}"], lang, 0) for e in ("low", "high")),
+                          "time_range": "–".join(Figure.duration(result[f"hours_{e}"]).format(lang) for e in ("low", "high"))}
+            suffix = "_model" if ranged else ""
             if result["cost_usd"] is None:
-                lines.append(w["no_price"].format(**shown))
+                lines.append(w["no_price" + suffix].format(**shown))
             else:
-                lines.append(w["speed"].format(**shown, usd=Figure.of(result["cost_usd"], "USD", decimals=2).format(lang),
-                                               eur=Figure.of(result["cost_eur"], "EUR", decimals=2).format(lang)))
+                if ranged:
+                    shown["usd_range"] = Figure.between(result["cost_usd_low"], result["cost_usd_high"], "USD", decimals=2).format(lang)
+                lines.append(w["speed" + suffix].format(**shown, usd=Figure.of(result["cost_usd"], "USD", decimals=2).format(lang),
+                                                        eur=Figure.of(result["cost_eur"], "EUR", decimals=2).format(lang)))
     lines += ["", w["left_out"]]
     return "\n".join(lines)
 
@@ -130,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     except PlanError as error:
         print(message(error, args.lang), file=sys.stderr)
         return 2
+    for problem, values in args.warned:  # computed, and said: one line each in the reader's language
+        print(warning(problem, values, args.lang), file=sys.stderr)
     print(json.dumps(result, indent=2) if args.json else table(result, args))
     return 0
 

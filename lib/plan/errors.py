@@ -20,3 +20,9 @@ def message(error: PlanError, lang: str) -> str:
     values = {k: fmt.number(v, lang, 0) if isinstance(v, int) and not isinstance(v, bool) else v
               for k, v in error.values.items()}
     return words(lang)["plan"]["errors"][error.problem].format(**values)
+
+
+def warning(problem: str, values: dict, lang: str) -> str:
+    """A warning's line in `lang` ([plan.warnings]): what the planner computed but the reader should know."""
+    values = {k: fmt.number(v, lang, 0) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in values.items()}
+    return words(lang)["plan"]["warnings"][problem].format(**values)

@@ -16,7 +16,9 @@ from lib.plan.errors import PlanError
 from lib.core.inputs import Inputs, bib_keys, load_inputs
 
 GPUS_FILE = Path(__file__).resolve().parents[1] / "data" / "gpus.toml"
-FIGURES = {"memory": "memory_gb", "bf16": "bf16_flops", "price": "price_usd_per_hour"}
+FIGURES = {"memory": "memory_gb", "bf16": "bf16_flops", "price": "price_usd_per_hour",
+           "bandwidth": "bandwidth_bytes_per_s", "device_memory": "device_memory_mib"}
+MIB = 2**20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,6 +36,8 @@ class Gpu:
     sources: dict
     price_input: str | None = None  # the sourced inputs the price and the memory are read from, where the
     memory_input: str | None = None  # chapters hold them (a what-if on the input moves the planner)
+    bandwidth: float | None = None  # memory bandwidth, bytes a second, as the datasheet prints it
+    device_memory_mib: int | None = None  # what the driver reports the card holds (nvidia-smi), MiB
 
 
 INPUTS = ("memory", "price")  # the figures a GPU may read from a sourced input of the chapters (`<figure>_input`)
@@ -52,9 +56,11 @@ def _check(key: str, entry: dict, keys: set[str]) -> None:
             raise ValueError(f"gpus.toml [{key}]: {field} must be given, or {figure!r} listed as unverified, not both or neither")
         if field not in entry:
             continue
-        source, url = entry.get(f"{figure}_source"), entry.get(f"{figure}_url")
-        if not (source or url) or not entry.get(f"{figure}_quote"):
-            raise ValueError(f"gpus.toml [{key}]: {field} needs {figure}_source or {figure}_url, and {figure}_quote")
+        source, url, found = entry.get(f"{figure}_source"), entry.get(f"{figure}_url"), entry.get(f"{figure}_found")
+        if not (source or url or found) or not entry.get(f"{figure}_quote"):
+            raise ValueError(f"gpus.toml [{key}]: {field} needs {figure}_source, {figure}_url or {figure}_found, and {figure}_quote")
+        if found and entry.get(f"{figure}_secondary") is False:
+            raise ValueError(f"gpus.toml [{key}]: {figure}_found is a copy found by search: it cannot be primary")
         if source and source not in keys:
             raise ValueError(f"gpus.toml [{key}]: {figure}_source {source!r} is in no .bib file")
     if "price_usd_per_hour" in entry and not isinstance(entry.get("price_seen"), dt.date):
@@ -77,7 +83,9 @@ def load_gpus() -> dict[str, Gpu]:
                         else (entry.get("price_usd_per_hour"), entry.get("price_seen")))
         gpus[key] = Gpu(key, entry["name"], memory, entry.get("bf16_flops"), price_, seen,
                         tuple(entry.get("unverified", ())),
-                        {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES}, named.get("price"), named.get("memory"))
+                        {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES or k.startswith("device_memory")},
+                        named.get("price"), named.get("memory"), entry.get("bandwidth_bytes_per_s"),
+                        entry.get("device_memory_mib"))
     return gpus
 
 
@@ -94,6 +102,25 @@ def price_seen(g: Gpu, i: Inputs) -> dt.date | None:
 def memory(g: Gpu, i: Inputs) -> float | None:
     """The GPU's memory (GB) in `i`: its input's where it has one, else the table's."""
     return i[g.memory_input].value if g.memory_input else g.memory_gb
+
+
+def capacity_bytes(g: Gpu, i: Inputs) -> float | None:
+    """The bytes a job can use on the GPU: the datasheet's GB in `i` (`memory`) × what the card's driver
+    reports per datasheet byte (device_memory_mib, 2^20 bytes each: an H100 80GB reports 81,559 MiB, 85.5 ×
+    10^9 bytes, 1.069 × its 80 × 10^9) where a reading was found; else the datasheet's GB as 10^9 bytes,
+    which may be less than the card holds. Derived from the sourced input, so that a what-if moving it moves
+    the capacity every fit decision uses."""
+    gb = memory(g, i)
+    if gb is None:
+        return None
+    return gb * 1e9 * device_ratio(g)
+
+
+def device_ratio(g: Gpu) -> float:
+    """The driver's reported bytes over the datasheet's (10^9 bytes a GB), 1 where no reading was found."""
+    if g.device_memory_mib is None or not g.memory_gb:
+        return 1.0
+    return g.device_memory_mib * MIB / (g.memory_gb * 1e9)
 
 
 def gpu(name: str) -> Gpu:

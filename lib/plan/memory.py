@@ -47,13 +47,33 @@ from lib.plan.errors import PlanError
 from lib.plan.shapes import Shape, all_linear_parameters, expert_parameters, linear_modules, param_count
 
 METHODS = ("full-mixed", "full-bf16", "lora", "qlora")
-ATTENTIONS = ("sdpa", "eager")
+ATTENTIONS = ("sdpa", "eager", "flash_attention_2")
+# transformers' attn_implementation="flash_attention_2" (the flash-attn package): a fused kernel that, as
+# sdpa's fused kernels, keeps no scores (its backward recomputes them from the output and the softmax's
+# log-sum-exp), and takes fewer key heads than query heads natively in bf16 (flash_attn_func's MQA/GQA),
+# so it never falls back to PyTorch's math kernel (math_attention). It keeps what sdpa keeps: its
+# activations are counted with sdpa's derived coefficients (`stored_attention`).
+FUSED = ("sdpa", "flash_attention_2")
+
+
+def stored_attention(attention: str) -> str:
+    """The attention whose derived coefficients count an attention's activations: sdpa for both fused ones."""
+    return "sdpa" if attention in FUSED else attention
 ALL_LINEAR = "all-linear"
 COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "activations.toml"
 # NF4 with double quantisation (QLoRA, Dettmers et al. 2023, section 3): 4 bits a weight, an 8-bit
 # constant per block of 64, an fp32 constant per 256 of those blocks.
 NF4_BYTES = 0.5 + 1 / 64 + 4 / (64 * 256)
-LOSS_GRADIENT_BYTES = 6  # the logits' gradient at the start of the backward pass: fp32, then bf16
+# The loss's backward pass over the logits, upcast to fp32 (transformers' ForCausalLMLoss: logits.float()):
+# the negative log-likelihood's fp32 gradient and log-softmax's fp32 gradient are alive together (4 + 4
+# bytes a logit), then log-softmax's and its bf16 copy for the output layer (4 + 2); the larger is 8.
+# With a 50,257-word vocabulary (GPT-2) and 16 × 1,024 tokens that is 6.6 GB.
+LOSS_GRADIENT_BYTES = 8
+# PyTorch's math attention kernel (what scaled_dot_product_attention falls back to where no fused kernel
+# takes the inputs): the fp32 probabilities it keeps for the backward pass (4 bytes a score), and the keys
+# and values repeated to every head for grouped-query attention (4 bytes each a value).
+MATH_SCORE_BYTES = 4
+MATH_REPEATED_KV_BYTES = 2 * 4
 # Full training in mixed precision as autocast runs it: each weight in fp32, its fp32 gradient, and AdamW's
 # two fp32 states, 4 + 4 + 8 bytes a parameter (ZeRO's Section 3.1 reaches the same 16 as 2 + 2 + 12: fp16
 # weights and gradients, an fp32 copy, momentum and variance); autocast's bf16 copy of each weight is
@@ -99,7 +119,7 @@ class Job:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise PlanError("bad_number", name=name, value=repr(value))
-        if self.seq > self.shape.max_positions:
+        if self.seq > self.shape.max_positions and self.shape.learned_positions:  # GPT-2: no row of its table
             raise PlanError("seq_beyond", seq=self.seq, positions=self.shape.max_positions)
         if self.adapted:
             known = linear_modules(self.shape)
@@ -170,15 +190,15 @@ def _activation_key(job: Job) -> str:
         raise PlanError("targets_not_derived", derived=",".join(attention_modules),
                         names=",".join(job.targets if job.targets != ALL_LINEAR else [ALL_LINEAR]))
     if job.target_parameters and (set(job.target_parameters) != set(expert_parameters(job.shape)) or method != "lora-all"
-                                  or f"lora-experts.{job.attention}" not in _flat(coefficients().get(job.shape.model_type, {}))):
+                                  or f"lora-experts.{stored_attention(job.attention)}" not in _flat(coefficients().get(job.shape.model_type, {}))):
         raise PlanError("targets_not_derived", derived=",".join(attention_modules), names=",".join(job.target_parameters))
     if job.shape.model_type not in coefficients():
         raise PlanError("arch_not_derived", name=job.shape.model_type, known=", ".join(coefficients()))
     derived = _flat(coefficients()[job.shape.model_type])
-    if f"{method}.{job.attention}" not in derived:
+    if f"{method}.{stored_attention(job.attention)}" not in derived:
         raise PlanError("attention_not_derived", name=job.shape.model_type, attention=job.attention,
-                        derived=" | ".join(a for a in ATTENTIONS if f"{method}.{a}" in derived))
-    return f"{method}.{job.attention}"
+                        derived=" | ".join(a for a in ATTENTIONS if f"{method}.{stored_attention(a)}" in derived))
+    return f"{method}.{stored_attention(job.attention)}"
 
 
 def default_attention(s: Shape) -> str:
@@ -225,19 +245,54 @@ def terms(s: Shape, key: str) -> dict[str, float]:
                           + c.get("step_expert_factors_ffn", 0) * s.experts * s.intermediate) / DERIVED_RANK}
 
 
+def math_attention(job: Job) -> bool:
+    """Whether scaled_dot_product_attention runs PyTorch's math kernel, which keeps every score: QLoRA
+    (prepared with PEFT's prepare_model_for_kbit_training, which casts every non-quantised parameter to
+    fp32) of a model with grouped-query attention under sdpa. transformers passes `enable_gqa=True` with
+    no mask (integrations/sdpa_attention.py, use_gqa_in_sdpa: "attention_mask is None (otherwise it will
+    fall back to the math kernel)"); of PyTorch's fused kernels (sdp_utils.cpp) the flash kernel, the only
+    one that takes fewer key heads than query heads, takes fp16 and bf16 inputs only, and the
+    memory-efficient kernel takes fp32 but checks that the heads match (check_batch_size_and_num_heads_dense
+    without GQA support). Multi-head attention (LLaMA 7B) passes the memory-efficient kernel's check and
+    keeps no scores. Observed on a real GPU for Llama 3.1 8B and Mistral 7B (issue 37); why the inputs reach
+    the kernel in fp32 under bf16 autocast, which lists scaled_dot_product_attention as lower precision,
+    the book has not traced."""
+    return job.method == "qlora" and job.attention == "sdpa" and job.shape.kv_heads != job.shape.heads
+
+
+def math_layer_bytes(job: Job) -> float:
+    """Bytes per token one layer keeps more under the math kernel (math_attention): its fp32 probabilities,
+    a score per head per position, and the keys and values repeated to every head."""
+    if not math_attention(job):
+        return 0.0
+    s = job.shape
+    return MATH_SCORE_BYTES * s.heads * job.seq + MATH_REPEATED_KV_BYTES * s.heads * s.head_dim
+
+
+def warnings(job: Job) -> list[tuple[str, dict]]:
+    """What the planner computes but warns about, as (template, values) for [plan.warnings] of the words:
+    a sequence beyond the configuration's max_position_embeddings, which transformers runs (rotary
+    positions are computed for any length) but the model was not trained at. (A learned position table,
+    GPT-2's, has no row beyond it: Job refuses that.)"""
+    out = []
+    if job.seq > job.shape.max_positions:
+        out.append(("seq_beyond", {"seq": job.seq, "positions": job.shape.max_positions}))
+    return out
+
+
 def _bytes(job: Job, key: str) -> tuple[float, float, float]:
     """Bytes kept per token in one layer, per token outside the layers, and per layer and step, by the
-    counted instance `key` (terms) at the job's sequence, method and rank."""
+    counted instance `key` (terms) at the job's sequence, method and rank; with math_layer_bytes."""
     t = terms(job.shape, key)
     weight_type = 2 if job.method == "qlora" else 1  # the adapted expert stack: bf16 for LoRA, fp32 after QLoRA's preparation
-    return (t["layer"] + t["layer_seq"] * job.seq, t["outside"] + t["outside_seq"] * job.seq,
+    return (t["layer"] + t["layer_seq"] * job.seq + math_layer_bytes(job), t["outside"] + t["outside_seq"] * job.seq,
             t["step_fixed"] + weight_type * (t["step_weights"] + job.rank * t["step_rank"]))
 
 
 def _expert_key(job: Job) -> str:
     """The counted instance for layers whose experts are adapted: gpt-oss's `lora-experts` (all-linear
     and target_parameters), or Mixtral's `lora-all`, which adapts them already."""
-    return f"lora-experts.{job.attention}" if job.target_parameters else _activation_key(job)
+    return f"lora-experts.{stored_attention(job.attention)}" if job.target_parameters else _activation_key(job)
 
 
 def adapter_params(job: Job) -> int:

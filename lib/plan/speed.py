@@ -1,5 +1,9 @@
-"""How fast a job trains on a GPU, from a stated utilisation of its bf16 peak, and what a number of
-tokens costs there, in dollars and in euros.
+"""How fast a job trains on a GPU and what a number of tokens costs there, in dollars and in euros: by
+the speed model (lib.plan.step_time: the step's parts from the GPU's peak and bandwidth), with a range,
+or, where a utilisation is given, by the MFU path below (`mfu`): FLOPs per token over that share of the
+bf16 peak.
+
+The MFU path:
 
 FLOPs per token, as the budget chapter counts them: k per parameter a token is multiplied by (k = 6,
 flops_per_param_token: a forward pass of 2, a backward pass of 4; shapes.param_count's `multiplied`, the
@@ -19,7 +23,8 @@ from __future__ import annotations
 from lib.core.currency import ecb_rate
 from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
-from lib.plan.gpus import Gpu, memory, price
+from lib.plan import step_time, validation
+from lib.plan.gpus import Gpu, capacity_bytes, price
 from lib.plan.memory import Job, parts
 from lib.plan.shapes import expert_parameters, param_count
 
@@ -54,30 +59,48 @@ def flops_per_token(job: Job, i: Inputs | None = None) -> float:
 
 
 def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
-    """Whether the peak and the CUDA context fit the GPU's memory (None where it is unverified)."""
-    gb = memory(gpu, load_inputs() if i is None else i)
-    if gb is None:
+    """Whether the peak and the CUDA context fit the bytes the GPU holds (gpus.capacity_bytes: as its
+    driver reports them where a reading was found; None where its memory is unverified)."""
+    capacity = capacity_bytes(gpu, load_inputs() if i is None else i)
+    if capacity is None:
         return None
-    return peak_bytes / 1e9 + CUDA_CONTEXT_GB <= gb
+    return peak_bytes + CUDA_CONTEXT_GB * 1e9 <= capacity
+
+
+RANGED = ("tokens_per_second", "hours", "cost_usd", "cost_eur")
 
 
 def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
-    """Tokens a second, hours and cost for `tokens` (None where the GPU's peak or price is unverified)."""
+    """Tokens a second, hours and cost for `tokens` (None where the GPU's peak, bandwidth or price is
+    unverified). By the speed model (`speed_model` "parts"), each with `_low` and `_high` from its range
+    (validation.speed_range: the residuals against published measurements), and `mfu` the utilisation of the bf16 peak that speed makes of the module's
+    FLOPs per token; or, where `mfu` is given, by the MFU path (`speed_model` "mfu", no range)."""
     i = load_inputs() if i is None else i
-    mfu = i.palm_mfu if mfu is None else mfu
-    if not 0 < mfu <= 1:
+    if mfu is not None and not 0 < mfu <= 1:
         raise PlanError("bad_mfu", value=repr(mfu))
     if not tokens > 0:
         raise PlanError("bad_tokens", value=repr(tokens))
-    out = {"mfu": mfu, "tokens_per_second": None, "hours": None, "cost_usd": None, "cost_eur": None}
-    if gpu.bf16_flops is None:
+    by_parts = mfu is None
+    out = {"speed_model": "parts" if by_parts else "mfu", "mfu": mfu} | dict.fromkeys(RANGED)
+    if by_parts:
+        out |= {f"{k}_{end}": None for k in RANGED for end in ("low", "high")}
+    if gpu.bf16_flops is None or (by_parts and gpu.bandwidth is None):
         return out
-    tps = mfu * gpu.bf16_flops / flops_per_token(job, i)
-    hours = tokens / tps / 3600
-    out |= {"tokens_per_second": tps, "hours": hours}
-    if price(gpu, i) is not None:
-        usd = hours * price(gpu, i)
-        out |= {"cost_usd": usd, "cost_eur": usd / ecb_rate("USD", i.budget_rate_date)}
+    if by_parts:
+        tps = step_time.tokens_per_second(job, gpu)
+        out["mfu"] = tps * flops_per_token(job, i) / gpu.bf16_flops
+        low, high = validation.speed_range()
+        rates = {"": tps, "_low": tps * low, "_high": tps * high}
+    else:
+        rates = {"": mfu * gpu.bf16_flops / flops_per_token(job, i)}
+    rate = ecb_rate("USD", i.budget_rate_date)
+    for end, tps in rates.items():
+        hours_end = {"": "", "_low": "_high", "_high": "_low"}[end]  # more tokens a second, fewer hours
+        hours = tokens / tps / 3600
+        out |= {f"tokens_per_second{end}": tps, f"hours{hours_end}": hours}
+        if price(gpu, i) is not None:
+            usd = hours * price(gpu, i)
+            out |= {f"cost_usd{hours_end}": usd, f"cost_eur{hours_end}": usd / rate}
     return out
 
 
@@ -89,5 +112,5 @@ def on_gpu(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Input
     fit = fits(parts(job)["peak"], gpu, i)
     out = speed(job, gpu, tokens, mfu, i)
     if fit is False:
-        out |= dict.fromkeys(("tokens_per_second", "hours", "cost_usd", "cost_eur"))
+        out |= {k: None for k in out if k.split("_")[0] in ("tokens", "hours", "cost")}
     return {"fits": fit} | out

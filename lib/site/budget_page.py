@@ -19,6 +19,8 @@ from lib.site.markdown import table_cell
 from lib.core.words import words
 from lib.plan import memory as plan_memory
 from lib.plan import speed as plan_speed
+from lib.plan import validation
+from lib.plan.gpus import load_gpus
 
 
 
@@ -234,16 +236,26 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
         # LoRA of LLaMA 7B per billion tokens on the H100 (this table) and on the A100 (the compute table)
         "budget.lora7b_cost_h100": Figure.of(_row(rows, "lora", "llama7b")["cost"], "USD", decimals=2),
+        "budget.lora7b_cost_h100_span": _span(_row(rows, "lora", "llama7b"), "cost", "USD", decimals=2),
         "budget.lora7b_cost_a100": Figure.of(scales["lora"]["cost"], "USD", decimals=2),
+        "budget.lora7b_cost_a100_span": _span(scales["lora"], "cost", "USD", decimals=2),
         "budget.h100_price_ratio": Figure.of(i.lambda_h100_sxm_1x / i.lambda_a100_sxm_8x, "times", decimals=1),
         "budget.h100_peak_ratio": Figure.of(budget.h100_peak(i) / i.a100_bf16_peak, "times", decimals=1),
-        "budget.gpt2_pretrain_cost": Figure.of(_row(rows, "pretrain", "gpt2")["cost"], "USD", decimals=2),
-        "budget.llama7b_pretrain_cost": Figure.of(_row(rows, "pretrain", "llama7b")["cost"], "USD"),
+        "budget.gpt2_pretrain_cost": answers.pretrain(i, "gpt2").figure,
+        "budget.gpt2_pretrain_span": answers.pretrain(i, "gpt2").span,
+        "budget.llama7b_pretrain_cost": answers.pretrain(i, "llama7b").figure,
+        "budget.llama7b_pretrain_span": answers.pretrain(i, "llama7b").span,
+        "budget.lora7b_bought_span": _span(_row(rows, "lora", "llama7b"), "bought", "token", compact=True, decimals=1),
         # The tokens that cost is for (Chinchilla's optimum), beside those LLaMA 7B was trained on.
         "budget.llama7b_pretrain_tokens": Figure.of(_row(rows, "pretrain", "llama7b")["tokens"], "token", compact=True,
                                                     decimals=0),
         "budget.llama7b_paper_tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=0),
     }
+
+
+def _span(row: dict, key: str, unit: str, **style) -> Figure:
+    """The speed model's range of row[key]: row[key_low] to row[key_high]."""
+    return Figure.between(row[key + "_low"], row[key + "_high"], unit, **style)
 
 
 def _published_row(i: Inputs, key: str) -> dict:
@@ -275,7 +287,8 @@ def compute_table(i: Inputs, lang: str) -> str:
         s = scales[job]
         cells = [w["jobs"][job], Figure.of(s["trained"], "parameter", compact=True, decimals=1).format(lang),
                  Figure.of(s["tokens"], "token", compact=True).format(lang), Figure.of(s["flops"], "FLOP").format(lang),
-                 Figure.of(s["hours"], "GPU-hour").format(lang), Figure.of(s["cost"], "USD").format(lang)]
+                 _ranged(s, "hours", "GPU-hour", lang),
+                 _ranged(s, "cost", "USD", lang, **({"compact": True, "decimals": 2} if s["cost_high"] >= 1e6 else {}))]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
@@ -289,10 +302,16 @@ def buys_table(i: Inputs, lang: str) -> str:
         cells = [w["jobs"][r["job"]], w["models"][r["model"]], Figure.memory(r["memory"]).format(lang),
                  w["fits"] if r["fits"] else w["no_fit"], _pct(r["mfu"]).format(lang),
                  Figure.of(r["tokens"], "token", compact=True, decimals=1).format(lang),
-                 Figure.of(r["hours"], "hour", decimals=1).format(lang), Figure.of(r["cost"], "USD", decimals=2).format(lang),
-                 Figure.of(r["bought"], "token", compact=True, decimals=1).format(lang) if r["fits"] else w["none"]]
+                 _ranged(r, "hours", "hour", lang, decimals=1), _ranged(r, "cost", "USD", lang, decimals=2),
+                 _ranged(r, "bought", "token", lang, compact=True, decimals=1) if r["fits"] else w["none"]]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def _ranged(row: dict, key: str, unit: str, lang: str, **style) -> str:
+    """A table cell: the speed model's figure with its range in brackets (row[key], row[key_low], row[key_high])."""
+    central = Figure.of(row[key], unit, **style).format(lang)
+    return f"{central} ({Figure.between(row[key + '_low'], row[key + '_high'], unit, **style).format(lang)})"
 
 
 def _shown_unit(unit: str) -> str:
@@ -344,6 +363,52 @@ def measured_table(i: Inputs, lang: str, folder=None) -> str:
     return "\n".join(rows)
 
 
+def published_table(lang: str) -> str:
+    """The planner against every published training measurement (lib/data/plan/published.toml), time and
+    peak: the row's configuration, what was measured, the planner's figure, the published one, the
+    residual (planner − published) ÷ published, and whether a constant of the planner came from the row.
+    Time is compared as tokens a second per GPU; a row the planner cannot express shows none."""
+    w, plan = words(lang)["budget"], words(lang)["calculator_plan"]
+    v, h = w["validation"], w["head"]
+    rows = [f"| {h['configuration']} | {v['quantity']} | {h['planner']} | {h['published']} | {h['residual']} "
+            f"| {v['constant']} |", "|---|---|---:|---:|---:|---|"]
+    taken, gpus = validation.constant_rows(), load_gpus()
+    for r in validation.residuals():
+        row = r.row
+        gpu = gpus[row.gpu].name if row.gpu in gpus else row.gpu
+        if row.quantity == "peak":
+            shown = lambda x: Figure.of(x / 1e9, "GB", decimals=1)  # noqa: E731
+        else:
+            shown = lambda x: Figure.of(x, "token/s/GPU", decimals=0)  # noqa: E731
+        published = shown(r.measured).format(lang)
+        if r.bound == "at_most":
+            published = v["at_most"].format(value=published)
+        missing = r.predicted is None
+        cells = [v["config"].format(model=plan["models"].get(row.model, row.model), method=plan["methods"][row.method], gpu=gpu),
+                 v["quantities"]["peak" if row.quantity == "peak" else "time"],
+                 w["none"] if missing else shown(r.predicted).format(lang), published,
+                 w["none"] if missing else _pct(r.ratio - 1).format(lang),
+                 w["agrees"]["yes" if row.key in taken else "no"]]
+        rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
+    return "\n".join(rows)
+
+
+def speed_figures() -> dict[str, Figure]:
+    """The speed model's range and what it rests on, for the prose: the range's factors, the rows it is
+    taken from, the rows the planner predicts, and the residuals' spread on them."""
+    rows = validation.range_rows()
+    low, high = validation.speed_range()
+    ratios = [r.ratio - 1 for r in rows]
+    peaks = [r.ratio - 1 for r in validation.residuals() if r.row.quantity == "peak" and r.predicted is not None
+             and r.bound == "exact"]
+    return {"speed.low": Figure.of(low, "times", decimals=2), "speed.high": Figure.of(high, "times", decimals=2),
+            "speed.rows": Figure.of(len(rows), "count"),
+            "speed.residuals": Figure.between(min(ratios), max(ratios), "fraction", decimals=0),
+            "speed.peak_rows": Figure.of(len(peaks), "count"),
+            "speed.peak_residuals": Figure.between(min(peaks), max(peaks), "fraction", decimals=0),
+            "speed.constants_from_rows": Figure.of(len(validation.constant_rows()), "count")}
+
+
 def dated(value) -> Figure:
     return Figure.of(value, "calendar-year") if isinstance(value, int) else Figure.on(value)
 
@@ -383,7 +448,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
     words(lang)
     i = load_inputs() if i is None else i
     w = words(lang)["budget"]
-    glue_figures("B", figures(i), lang)
+    glue_figures("B", figures(i) | speed_figures(), lang)
     page.glue_node_price(lang, i)  # the llm.c rung is priced per GPU of a whole node, not as a single GPU
     # Words, not figures: the names and the computed side of each bound, in the page's language.
     q = budget.qlora_rebuilt(i)
@@ -415,6 +480,7 @@ def glue_budget(lang: str, i: Inputs | None = None) -> Inputs:
         page.glue(f"B.measured.{key}", w["agrees"]["yes" if rows[key]["within"] else "no"], display=False)
     page.glue("B.frontier.name", w["models"]["grok3"], display=False)
     for name, table in (("memory", memory_table), ("compute", compute_table), ("buys", buys_table),
-                        ("measured", measured_table), ("ladder", ladder_table)):
+                        ("measured", measured_table), ("ladder", ladder_table),
+                        ("published", lambda _, lang: published_table(lang))):
         page.glue(f"B.{name}", Markdown(table(i, lang)), display=False)
     return i
