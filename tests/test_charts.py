@@ -226,3 +226,133 @@ def test_each_headline_cost_s_value_is_written_inside_the_plot(lang):
         # To the right, nothing but the plot's edge; to the left, a few px of the margin (the row names start at 0).
         inside = at + width <= charts.HEADLINE_WIDTH if row["align"] == "left" else at - width >= -8
         assert inside, (row["label"], row["shown"], row["align"], round(at), round(width))
+
+
+# ---------------------------------------------------------------- no line through a label, none cut
+
+# A 390 px phone's column, less the theme's margins (tests/test_chart_font.py's PHONE_COLUMN).
+PHONE_COLUMN = 358
+
+
+def _translate(node) -> tuple[float, float]:
+    found = re.search(r"translate\(([-\d.e]+),\s*([-\d.e]+)\)", node.get("transform", ""))
+    return (float(found.group(1)), float(found.group(2))) if found else (0.0, 0.0)
+
+
+def svg_geometry(svg: str) -> tuple[list[tuple], list[tuple], float]:
+    """From vl-convert's SVG: every drawn line ((x1, y1, x2, y2), rules, connectors, grid and axis
+    lines alike), every text's box ((left, top, right, bottom, text), one per line of a title,
+    measured in the charts' font: lib.site.fonts.text_width, ascent and descent of 0.76 and 0.24 of
+    its size about its baseline) in the SVG's px, and the SVG's width."""
+    import xml.etree.ElementTree as ET
+
+    from lib.site import fonts
+
+    root = ET.fromstring(svg)
+    lines, texts = [], []
+
+    def walk(node, x0, y0):
+        dx, dy = _translate(node)
+        x, y = x0 + dx, y0 + dy
+        tag = node.tag.rsplit("}", 1)[-1]
+        if tag == "line" and node.get("opacity", "1") != "0":
+            lines.append((x + float(node.get("x1", 0)), y + float(node.get("y1", 0)),
+                          x + float(node.get("x2", 0)), y + float(node.get("y2", 0))))
+            return
+        if tag == "text":
+            size = float(node.get("font-size", "12px").rstrip("px"))
+            bold = node.get("font-weight") == "bold"
+            anchor = node.get("text-anchor", "start")
+            spans = list(node) or [node]
+            base = y
+            for n, span in enumerate(spans):
+                base += float(span.get("dy", 0)) if n else 0
+                shown = html.unescape("".join(span.itertext()))
+                width = fonts.text_width(shown, size, bold)
+                left = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
+                texts.append((left, base - 0.76 * size, left + width, base + 0.24 * size, shown))
+            return
+        for child in node:
+            walk(child, x, y)
+
+    walk(root, 0.0, 0.0)
+    return lines, texts, float(root.get("width"))
+
+
+def crossings(svg: str) -> list[str]:
+    """Each line that runs through a text's box (by more than half a pixel), named by the text."""
+    lines, texts, _ = svg_geometry(svg)
+    found = []
+    for x1, y1, x2, y2 in lines:
+        for left, top, right, bottom, shown in texts:
+            if x1 == x2 and left + 0.5 < x1 < right - 0.5 and min(y1, y2) < bottom - 0.5 and max(y1, y2) > top + 0.5:
+                found.append(f"vertical line at x={x1:.0f} through {shown!r}")
+            elif y1 == y2 and top + 0.5 < y1 < bottom - 0.5 and min(x1, x2) < right - 0.5 and max(x1, x2) > left + 0.5:
+                found.append(f"horizontal line at y={y1:.0f} through {shown!r}")
+    return found
+
+
+def cut_labels(svg: str, width: float = PHONE_COLUMN) -> list[str]:
+    """Each text that runs past the SVG's edges, or a chart wider than a phone's column."""
+    _, texts, drawn = svg_geometry(svg)
+    cut = [f"{shown!r} ({left:.0f}–{right:.0f} px of {drawn:.0f})" for left, _, right, _, shown in texts
+           if left < -0.5 or right > drawn + 0.5]
+    return cut + ([f"the chart is {drawn:.0f} px wide, more than {width}"] if drawn > width else [])
+
+
+def _phone_charts(lang: str) -> dict:
+    from lib.chapters import decomposition
+    from lib.site import budget_page, costs_page
+
+    i = load_inputs()
+    return {"cost_ladder": charts.cost_ladder(decomposition.chart_rows(lang, i), lang),
+            "cost_methods": charts.cost_methods(*costs_page.chart_rows(i, lang), lang),
+            "budget_ladder": budget_page.ladder_chart(i, lang)}
+
+
+def _svg(spec: dict, lang: str) -> str:
+    return vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_line_crosses_a_label_and_none_is_cut_on_a_phone(lang):
+    """The costs page's step-by-step and several-prices charts and the budget ladder, drawn by
+    vl-convert at a phone's width (the budget ladder at budgets along its whole slider): no rule,
+    connector or axis line runs through a text, and no text runs past the chart's edges."""
+    for name, chart in _phone_charts(lang).items():
+        spec = chart.to_dict()
+        specs = [spec]
+        if name == "budget_ladder":
+            power = next(p for p in spec["params"] if p["name"] == "budget_power")
+            low, high = power["bind"]["min"], power["bind"]["max"]
+            for n in range(7):
+                moved = json.loads(json.dumps(spec))
+                next(p for p in moved["params"] if p["name"] == "budget_power")["value"] = low + (high - low) * n / 6
+                specs.append(moved)
+        for drawn in specs:
+            svg = _svg(drawn, lang)
+            assert crossings(svg) == [], (name, crossings(svg))
+            assert cut_labels(svg) == [], (name, cut_labels(svg))
+
+
+def test_a_line_through_a_label_and_a_cut_label_are_caught():
+    """The checks above fail on a connector drawn through a label (the step-by-step chart's old
+    layout: the amount beside its band, the dashed link from the step before running under it), and
+    on a label pushed past the chart's edge."""
+    import altair as alt
+    import pandas as pd
+
+    data = pd.DataFrame({"x": [1.0], "x2": [9.0], "y": [0]})
+    rule = alt.Chart(data).mark_rule(strokeDash=[3, 3]).encode(x=alt.X("x:Q", scale=alt.Scale(domain=[0, 10]), axis=None), x2="x2:Q",
+                                                                y=alt.Y("y:O", axis=None))
+    label = alt.Chart(data).mark_text(align="left").encode(x=alt.X("x:Q", axis=None), y=alt.Y("y:O", axis=None),
+                                                          text=alt.value("3,2 M US$"))
+    crossed = _svg(charts.readable(alt.layer(rule, label).properties(width=200)).to_dict(), "es")
+    assert crossings(crossed) and "3,2 M US$" in crossings(crossed)[0]
+    apart = _svg(charts.readable(alt.layer(rule.encode(y=alt.value(40)), label).properties(width=200)).to_dict(), "es")
+    assert crossings(apart) == []
+    far = alt.Chart(data).mark_text(align="left", dx=150).encode(x=alt.X("x2:Q", axis=None), y=alt.Y("y:O", axis=None),
+                                                                 text=alt.value("1,5 M US$ (×0,37)"))
+    pushed = _svg(charts.readable(far.properties(width=200, autosize="none")).to_dict(), "es")
+    assert any("1,5 M US$ (×0,37)" in c for c in cut_labels(pushed))
+    assert any("wider" in c or "more than" in c for c in cut_labels(pushed, width=100))

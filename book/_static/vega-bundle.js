@@ -400,9 +400,20 @@ window.vegaTooltip = { Handler: Handler };
 window.bookChart = function (box, spec, numberLocale) {
   var view = new vega.View(vega.parse(spec), {renderer: "svg", locale: {number: numberLocale}});
   var tips = new vegaTooltip.Handler();
-  view.tooltip(tips.call);
+  // Vega-Tooltip puts a tooltip wider than the room on either side of the pointer at its left, past
+  // the screen's edge on a phone: it is moved back within the screen, 4 px from its edges (book.css
+  // keeps it narrower than the screen).
+  function tip(handler, event, item, value) {
+    tips.call(handler, event, item, value);
+    var el = tips.el;
+    if (!el || value == null) return;
+    var box = el.getBoundingClientRect(), edge = 4;
+    el.style.left = Math.max(edge, Math.min(box.left, window.innerWidth - box.width - edge)) + "px";
+    el.style.top = Math.max(edge, Math.min(box.top, window.innerHeight - box.height - edge)) + "px";
+  }
+  view.tooltip(tip);
   // A touch screen has no hover: a tap on a mark shows its tooltip, a tap elsewhere hides it.
-  view.addEventListener("click", function (event, item) { tips.call(null, event, item, item && item.tooltip); });
+  view.addEventListener("click", function (event, item) { tip(null, event, item, item && item.tooltip); });
   box.replaceChildren();
   var plot = view.width(), scale = 1, room = -1;
   function svg() { return box.querySelector(":scope > svg"); }

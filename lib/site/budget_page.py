@@ -7,7 +7,8 @@ import dataclasses
 
 from IPython.display import Markdown
 
-from lib.chapters import answers, budget
+from lib.chapters import answers, budget, compute
+from lib.core import fmt
 from lib.plan import shapes as plan_shapes
 from lib.chapters.article1 import GPTOSS_FT_MODEL, gptoss_ft
 from lib.chapters.budget import rented_full_ft_figures
@@ -431,6 +432,34 @@ def ladder(i: Inputs) -> list[dict]:
 
 def ladder_rows(i: Inputs, lang: str) -> list[dict]:
     return [dict(r, label=rung_figure(r["usd"], fixed=r["key"] in PAST_RUN_RUNGS).format(lang)) for r in ladder(i)]
+
+
+# The ladder's currency in each language: the Spanish pages' reader counts the article's budget in euros;
+# the English pages keep the dollars every rung was published in (their reader has no one currency), and
+# both name the ECB rate that turns the article's 200 euros into dollars.
+LADDER_CURRENCY = {"es": "EUR", "en": "USD"}
+
+
+def ladder_chart(i: Inputs, lang: str):
+    """The budget ladder in the page's reader's currency (LADDER_CURRENCY): each rung's dollars, and the
+    budget, at the ECB reference rate of the budget's own date (budget_rate_date), named in its subtitle."""
+    from lib.site import charts
+
+    currency = LADDER_CURRENCY[lang]
+    rate = compute.convert(1, "EUR", "USD", i.budget_rate_date)  # dollars per euro
+    per_usd = 1 / rate if currency == "EUR" else 1.0
+    # The article's own budget, in euros, is named so (its table row says "in dollars").
+    rows = [{"key": r["key"], "amount": r["usd"] * per_usd,
+             **({"name": words(lang)["budget"]["chart"]["budget_rung"]} if r["key"] == "budget" and currency == "EUR" else {}),
+             "label": (rung_figure(r["usd"], fixed=r["key"] in PAST_RUN_RUNGS) if currency == "USD" else
+                       Figure.of(r["usd"] * per_usd, "EUR", decimals=2 if r["usd"] * per_usd >= 1e9 else
+                                 1 if r["usd"] * per_usd >= 1e6 else 0)).format(lang)}
+            for r in ladder(i)]
+    start = i.budget_eur if currency == "EUR" else budget.budget_usd(i)
+    subtitle = words(lang)["budget"]["chart"]["rate"].format(
+        budget=Figure.of(i.budget_eur, "EUR").format(lang), date=Figure.on(i.budget_rate_date).format(lang),
+        rate=fmt.number(rate, lang, 4))
+    return charts.budget_ladder(rows, lang, start, currency, subtitle)
 
 
 def ladder_table(i: Inputs, lang: str) -> str:

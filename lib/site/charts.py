@@ -532,66 +532,84 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
 
 # ---------------------------------------------------------------- what a budget buys
 
-# The reader's budget in dollars, from the ladder's slider (powers of ten). To the micro-dollar:
-# 10 to the log of a typed 99.5 comes back as 99.49999999999999, which whole dollars write as 99,
-# and a budget typed equal to a rung's cost would fall just short of it.
-BUDGET_USD = "round(pow(10, budget_power) * 1e6) / 1e6"
-BUDGET_AMOUNT = f"format({BUDGET_USD}, '$,.0f')"
+# The reader's budget (dollars, or euros on a Spanish page), from the ladder's slider (powers of ten).
+# To the micro-unit: 10 to the log of a typed 99.5 comes back as 99.49999999999999, which whole units
+# write as 99, and a budget typed equal to a rung's cost would fall just short of it.
+BUDGET = "round(pow(10, budget_power) * 1e6) / 1e6"
 
-def ladder_readout(lang: str, low: float, high: float) -> dict[str, str]:
-    """The Vega expressions of the budget ladder's readout beside its rule ("text", "align", "dx"):
-    "Tu presupuesto: 223 dólares" on the side of the rule where it fits whatever the amount, measured
-    in the charts' font at its widest (the axis's top amount); where it fits on neither side (a
-    Spanish budget near the middle of the axis), the amount alone, on the side with room for it."""
+
+def budget_amount_expr(lang: str, currency: str) -> str:
+    """A Vega expression writing the reader's budget in whole units of `currency`: 223 dólares, 200 euros / $223."""
+    number = f"format({BUDGET}, ',.0f')"
+    if fmt.locale(lang) == "es_ES":
+        return f"{number} + ' {words('es')['currency'][currency]}'"
+    return f"'{SYMBOLS[currency]}' + {number}"
+
+
+def _amount_text(value: float, lang: str, currency: str) -> str:
+    """What budget_amount_expr writes for a whole `value`."""
+    number = fmt.number(round(value), lang)
+    return f"{number} {words('es')['currency'][currency]}" if fmt.locale(lang) == "es_ES" else SYMBOLS[currency] + number
+
+
+def ladder_readout(lang: str, low: float, high: float, currency: str = "USD") -> dict[str, str]:
+    """The Vega expressions of the budget ladder's readout above its plot, beside the budget's tick
+    ("text", "align", "dx"): "Tu presupuesto: 200 euros" on the side of the tick where it fits whatever
+    the amount, measured in the charts' font at its widest (the axis's top amount); where it fits on
+    neither side (a budget near the middle of the axis), the amount alone, on the side with room for it."""
     text = words(lang)["budget"]["chart"]
-    symbols = d3_locale(lang)["currency"]
-    widest = symbols[0] + fmt.number(high, lang) + symbols[1]
+    widest = _amount_text(high, lang, currency)
     full, short = fonts.text_width(f"{text['yours']}: {widest}", 12), fonts.text_width(widest, 12)
     # `width`: the plot's width as drawn (PLOT_WIDTH on a phone, the text column's on a desktop:
     # vega-bundle.js), so a wider plot gives the whole readout more room.
     at = f"width * (budget_power - {math.log10(low)!r}) / {math.log10(high / low)!r}"
     full_right, full_left = f"{at} + 4 + {full:.1f} <= width", f"{at} - 4 - {full:.1f} >= 0"
     right = f"({full_right}) || (!({full_left}) && {at} + 4 + {short:.1f} <= width)"
-    return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {BUDGET_AMOUNT} : {BUDGET_AMOUNT}",
+    amount = budget_amount_expr(lang, currency)
+    return {"text": f"({full_right}) || ({full_left}) ? '{text['yours']}: ' + {amount} : {amount}",
             "align": f"{right} ? 'left' : 'right'", "dx": f"{right} ? 4 : -4"}
 
 
-def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerChart:
-    """The budget ladder: one dot per rung (key, usd, label) on a log axis of dollars, and the
-    reader's budget as a vertical rule that a slider moves on the static page (no kernel). The slider
-    works in powers of ten; rungs within the budget turn from grey to blue."""
+def budget_ladder(rungs: list[dict], lang: str, start: float, currency: str = "USD",
+                  subtitle: str = "") -> alt.LayerChart:
+    """The budget ladder: one dot per rung (key, amount in `currency`, label) on a log axis, and the
+    reader's budget (`start`, in `currency`), which a slider moves on the static page (no kernel):
+    what it reaches is shaded from the axis's left end, and a tick above the plot carries its amount,
+    so that no line runs through a rung's name or cost. The slider works in powers of ten; rungs
+    within the budget turn from grey to blue. `subtitle`: the exchange rate, where the amounts were
+    converted (lib.site.budget_page.ladder_chart)."""
     if not rungs:
         raise ValueError("the ladder needs at least one rung")
-    if not start_usd > 0:
-        raise ValueError(f"the reader's budget must be positive, got {start_usd!r}")
+    if not start > 0:
+        raise ValueError(f"the reader's budget must be positive, got {start!r}")
     text = words(lang)["budget"]["chart"]
     names = words(lang)["budget"]["rungs"]
     data = pd.DataFrame({
-        "rung": [names[r["key"]] for r in rungs],
-        "usd": [float(r["usd"]) for r in rungs],
+        "rung": [r.get("name") or names[r["key"]] for r in rungs],  # a rung's own name where it has one
+        "amount": [float(r["amount"]) for r in rungs],
         "label": [r["label"] for r in rungs],
         "slot": "mark",
     })
     data["said"] = data["rung"] + ": " + data["label"]
-    low = 10 ** math.floor(math.log10(min(data["usd"].min(), start_usd)))
-    high = 10 ** math.ceil(math.log10(max(data["usd"].max(), start_usd)))
+    low = 10 ** math.floor(math.log10(min(data["amount"].min(), start)))
+    high = 10 ** math.ceil(math.log10(max(data["amount"].max(), start)))
     # A tick every third power of ten, none at the edges: ten of them, or a label as long as
     # "10.000 millones" at the right edge, would not fit a phone.
     ticks = [low * 10**n for n in range(1, round(math.log10(high / low)), 3)]
     slider = alt.binding_range(min=math.log10(low), max=math.log10(high), step=0.01, name=text["slider"] + " ")
     # The exact budget, not the nearest step of the slider: the readout starts at the prose's figure.
-    power = alt.param(name="budget_power", value=math.log10(start_usd), bind=slider)
+    power = alt.param(name="budget_power", value=math.log10(start), bind=slider)
     x_scale = alt.Scale(type="log", domain=[low, high], nice=False)
-    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=False)
     order = list(data["rung"])
     # Each cost on the side of its dot with room for it.
-    dot_px = [log_position(usd, (low, high)) for usd in data["usd"]]
+    dot_px = [log_position(v, (low, high)) for v in data["amount"]]
     data["align"] = ["left" if label_right(label, x, x) else "right" for label, x in zip(data["label"], dot_px)]
-    within = f"datum.usd <= {BUDGET_USD}"
+    within = f"datum.amount <= {BUDGET}"
     y, y_offset = row_encodings("rung", order)
     base = alt.Chart(data).encode(
         y=y, yOffset=y_offset,
-        x=alt.X("usd:Q", scale=x_scale, axis=x_axis),
+        x=alt.X("amount:Q", scale=x_scale, axis=x_axis),
         description="said:N",
         tooltip=[alt.Tooltip("rung:N", title=words(lang)["budget"]["head"]["rung"]),
                  alt.Tooltip("label:N", title=words(lang)["budget"]["head"]["cost"])],
@@ -603,27 +621,24 @@ def budget_ladder(rungs: list[dict], lang: str, start_usd: float) -> alt.LayerCh
         text="label:N")
     left_of = base.transform_filter("datum.align == 'right'").mark_text(align="right", dx=-8, fontSize=12).encode(
         text="label:N")
-    said = f"'{text['yours']}: ' + {BUDGET_AMOUNT}"
-    rule = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours=BUDGET_USD, said=said,
-    ).mark_rule(color="#b3261e", strokeWidth=2).encode(
-        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), description="said:N"
-    )
-    readout = alt.Chart(pd.DataFrame({"one": [0]})).transform_calculate(
-        yours=BUDGET_USD, said=said, shown=ladder_readout(lang, low, high)["text"],
-    ).mark_text(align=alt.ExprRef(ladder_readout(lang, low, high)["align"]),
-                dx=alt.ExprRef(ladder_readout(lang, low, high)["dx"]), dy=-6, fontSize=12, color="#b3261e", y=0).encode(
-        x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="shown:N", description="said:N"
-    )
-    description = text["title"] + ". " + "; ".join(data["said"])
+    said = f"'{text['yours']}: ' + {budget_amount_expr(lang, currency)}"
+    one = pd.DataFrame({"one": [0]})
+    # What the budget reaches: a pale band under the rungs, no line through their text.
+    reach = alt.Chart(one).transform_calculate(start=repr(float(low)), yours=BUDGET).mark_rect(
+        color="#dbe7f5", aria=False).encode(x=alt.X("start:Q", scale=x_scale, axis=x_axis), x2="yours:Q")
+    # The budget's tick above the plot, where only its readout is written.
+    tick = alt.Chart(one).transform_calculate(yours=BUDGET, said=said).mark_rule(
+        color="#b3261e", strokeWidth=2, y=-16, y2=0).encode(x=alt.X("yours:Q", scale=x_scale, axis=x_axis),
+                                                         description="said:N")
+    shown = ladder_readout(lang, low, high, currency)
+    readout = alt.Chart(one).transform_calculate(yours=BUDGET, said=said, shown=shown["text"]).mark_text(
+        align=alt.ExprRef(shown["align"]), dx=alt.ExprRef(shown["dx"]), dy=-6, fontSize=12, color="#b3261e", y=0,
+    ).encode(x=alt.X("yours:Q", scale=x_scale, axis=x_axis), text="shown:N", description="said:N")
+    description = text["title"] + ". " + (subtitle + ". " if subtitle else "") + "; ".join(data["said"])
     named = row_names("rung", order, low, x_scale, x_axis)
-    # The budget's rule runs through the rungs' names: a white outline under each name keeps it legible
-    # (drawn once more beneath it, hidden from screen readers, which hear the name once).
-    halo = named.mark_text(align="left", fontSize=12, fontWeight="bold", stroke="white", strokeWidth=4,
-                           strokeJoin="round", aria=False)
-    # "powers": the slider's field takes and writes dollars, 10 to the slider's value (calculator.js).
-    return readable(alt.layer(rule, dots, right_of, left_of, readout, halo, named).add_params(power).properties(
-        title=phone_title(text["title"]), width=PLOT_WIDTH, height=rows_height(order, 19),
+    # "powers": the slider's field takes and writes the amount, 10 to the slider's value (calculator.js).
+    return readable(alt.layer(reach, tick, dots, right_of, left_of, readout, named).add_params(power).properties(
+        title=phone_title(text["title"], subtitle), width=PLOT_WIDTH, height=rows_height(order, 19),
         usermeta={"lang": lang, "powers": ["budget_power"]},
         description=description,
     ))
@@ -643,16 +658,34 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
     domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
     ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
     x_scale = alt.Scale(type="log", domain=domain, nice=False)
-    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=False)
     runs = list(dict.fromkeys(r["run"] for r in intervals))
     methods = list(dict.fromkeys(r["method"] for r in intervals))
     bars, dots = pd.DataFrame(intervals), pd.DataFrame(marks)
     said = {"bars": [f"{r.run}, {r.method}: {r.label}" for r in bars.itertuples()],
             "dots": [f"{r.run}, {r.who}: {r.label}" for r in dots.itertuples()]}
-    # A run a band: its name above, a line per method, and the published figures below them.
-    slots = ["name", *methods, "published"]
+    # A run a band: its name above, a line per method, and below them a line per published figure,
+    # cheapest first, its diamond named ("Epoch AI, buying: $32M") on the side with room: the figures
+    # of a run can sit closer together than their names are long (PaLM's 12.4 and 13.9 million).
+    dots = dots.sort_values(["run", "value"], kind="stable")
+    dots["slot"] = [f"published {n}" for n in dots.groupby("run", sort=False).cumcount()]
+    published = [f"published {n}" for n in range(dots["slot"].nunique())]
+    slots = ["name", *methods, *published]
     y, y_offset = row_encodings("run", runs, slots)
-    # Each mark's text alternative is computed in the chart, not carried in its data (a lighter page).
+    # Each diamond's name and amount on the side with room for both; where neither side has it, the
+    # name before the diamond and the amount after it.
+    texts = []
+    for r in dots.itertuples():
+        at, whole = log_position(r.value, domain), text["line"].format(who=r.short_who, amount=r.amount)
+        if fonts.text_width(whole, 12) + 8 <= PLOT_WIDTH - at:
+            texts.append(("", whole))
+        elif fonts.text_width(whole, 12) + 8 <= at:
+            texts.append((whole, ""))
+        elif fonts.text_width(r.short_who, 12) + 8 <= at and fonts.text_width(r.amount, 12) + 8 <= PLOT_WIDTH - at:
+            texts.append((r.short_who, r.amount))
+        else:
+            raise ValueError(f"{r.run}, {r.who}: {whole} fits neither side of its mark")
+    dots["before"], dots["after"] = [t[0] for t in texts], [t[1] for t in texts]
     ranges = alt.Chart(bars).transform_calculate(
         said="datum.run + ', ' + datum.method + ': ' + datum.label", slot="datum.method",
     ).mark_rule(strokeWidth=6, strokeCap="round").encode(
@@ -663,16 +696,20 @@ def cost_methods(intervals: list[dict], marks: list[dict], lang: str) -> alt.Lay
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("method:N", title=text["method"]),
                  alt.Tooltip("label:N", title=text["cost"])],
     )
-    points = alt.Chart(dots).transform_calculate(
-        said="datum.run + ', ' + datum.who + ': ' + datum.label", slot="'published'",
-    ).mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
+    marked = alt.Chart(dots).transform_calculate(said="datum.run + ', ' + datum.who + ': ' + datum.label")
+    points = marked.mark_point(shape="diamond", filled=True, size=90, color="#222", opacity=1).encode(
         description="said:N", y=y, yOffset=y_offset, x=alt.X("value:Q", scale=x_scale, axis=x_axis),
         tooltip=[alt.Tooltip("run:N", title=text["run"]), alt.Tooltip("who:N", title=text["who"]),
                  alt.Tooltip("label:N", title=text["published"])],
     )
+    # Vega-Lite has no align channel: one text layer per side of the diamond.
+    right_of, left_of = (marked.transform_filter(f"datum.{field} != ''").mark_text(
+        align=side, dx=8 if side == "left" else -8, fontSize=12, color="#222").encode(
+        description="said:N", y=y, yOffset=y_offset, x=alt.X("value:Q", scale=x_scale, axis=x_axis), text=f"{field}:N")
+        for side, field in (("left", "after"), ("right", "before")))
     names = row_names("run", runs, domain[0], x_scale, x_axis, slots=slots)
     description = text["title"] + ". " + "; ".join(said["bars"] + said["dots"])
-    return readable(alt.layer(ranges, points, names).properties(
+    return readable(alt.layer(ranges, points, right_of, left_of, names).properties(
         title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(runs, 16, slots),
         usermeta={"lang": lang}, description=description,
     ))
@@ -692,35 +729,34 @@ def cost_ladder(rows: list[dict], lang: str) -> alt.LayerChart:
     domain = [10 ** math.floor(math.log10(min(values))), 10 ** math.ceil(math.log10(max(values)))]
     ticks = [domain[0] * 10**n for n in range(round(math.log10(domain[1] / domain[0])) + 1)]
     x_scale = alt.Scale(type="log", domain=domain, nice=False)
-    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=True)
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang), title=text["axis"], grid=False)
     steps = pd.DataFrame(rows)
-    steps["line"] = [f"{r.run}: {r.step}" if r.order == 0 else r.step for r in steps.itertuples()]
     steps["said"] = [f"{r.run}, {r.step}: {r.label}" + (f" ({r.factor})" if r.factor else "") for r in steps.itertuples()]
     steps["mid"] = (steps["low"] * steps["high"]) ** 0.5
     steps["key"] = [f"{r.run}|{r.order}" for r in steps.itertuples()]  # the same step of two runs: two lines
     description = text["title"] + ". " + "; ".join(steps["said"])
     keys = list(steps["key"])
     y, y_offset = row_encodings("key", keys)
+    # Each step's amount and multiplier on its name's line, above its band: the band's own line holds
+    # the band and the dashed link from the step before, and no text for the link to run through.
     steps["text"] = [f"{r.amount} ({r.factor})" if r.factor else r.amount for r in steps.itertuples()]
-    # Each step's amount on the side of its band with room for it.
-    steps["align"] = ["left" if label_right(r.text, log_position(r.low, domain), log_position(r.high, domain))
-                      else "right" for r in steps.itertuples()]
+    steps["line"] = [text["line"].format(step=text["first"].format(run=r.run, step=r.step) if r.order == 0 else r.step,
+                                         amount=r.text) for r in steps.itertuples()]
+    wide = [line for line in steps["line"] if fonts.text_width(line, 12) > PLOT_WIDTH]
+    if wide:
+        raise ValueError(f"the ladder's lines must fit its plot ({PLOT_WIDTH} px): {wide}")
     steps["slot"] = "mark"
     for column in ("low", "high", "mid", "from"):  # positions on a log axis: four significant digits draw the same
         steps[column] = [float(f"{v:.4g}") for v in steps[column]]
-    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text", "align", "slot"]]).encode(y=y, yOffset=y_offset)
+    base = alt.Chart(steps[["key", "low", "high", "mid", "from", "text", "slot"]]).encode(y=y, yOffset=y_offset)
     link = base.mark_rule(color="#999", strokeDash=[3, 3]).encode(
         x=alt.X("from:Q", scale=x_scale, axis=x_axis), x2="mid:Q")
     band = base.mark_rule(strokeWidth=8, strokeCap="round", color="#1f5fa8").encode(
         description="text:N", x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q",
         tooltip=[alt.Tooltip("text:N", title=text["cost"])])
-    right_of = base.transform_filter("datum.align == 'left'").mark_text(
-        align="left", dx=8, fontSize=12, color="#222").encode(x=alt.X("high:Q", scale=x_scale, axis=x_axis), text="text:N")
-    left_of = base.transform_filter("datum.align == 'right'").mark_text(
-        align="right", dx=-8, fontSize=12, color="#222").encode(x=alt.X("low:Q", scale=x_scale, axis=x_axis), text="text:N")
-    # Each step's name above it: a run's first step names the run.
+    # Each step's name and amount above it: a run's first step names the run.
     named = row_names("key", keys, domain[0], x_scale, x_axis, names=list(steps["line"]), bold=False)
-    return readable(alt.layer(link, band, right_of, left_of, named).properties(
+    return readable(alt.layer(link, band, named).properties(
         title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH, height=rows_height(keys, 17),
         usermeta={"lang": lang}, description=description,
     ))

@@ -176,8 +176,11 @@ def chart_rows(i, lang: str) -> tuple[list[dict], list[dict]]:
         stated = r.checked.claim.stated
         if r.run in costs and not stated.is_bound and stated.low == stated.high:
             name = who["who"][r.who] + (f", {who['method'][r.method]}" if r.who == "epoch" else "")
+            # Its line in the chart: who published it, named short, and the amount in CLDR's short form.
+            short = w["chart"]["short"][f"epoch_{r.method}" if r.who == "epoch" else r.who]
             marks.append({"run": w["runs"][r.run], "who": name, "value": float(stated.low),
-                          "label": dataclasses.replace(stated, decimals=1).format(lang)})
+                          "label": dataclasses.replace(stated, decimals=1).format(lang),
+                          "short_who": short, "amount": fmt.money_short(stated.low, "USD", lang)})
     return intervals, marks
 
 
