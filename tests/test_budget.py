@@ -472,7 +472,7 @@ def test_every_budget_input_moves_a_glued_figure(name):
 
 def test_ladder_chart_has_a_slider_and_draws():
     from lib.site import charts
-    spec = charts.budget_ladder(budget_page.ladder_rows(I, "en"), "en", budget.budget_usd(I)).to_dict()
+    spec = budget_page.ladder_chart(I, "en").to_dict()
     assert any(p.get("bind") for p in spec.get("params", []))
     with pytest.raises(ValueError):
         charts.budget_ladder([], "en", 1)

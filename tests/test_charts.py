@@ -150,7 +150,7 @@ def test_the_budget_ladders_readout_stays_inside_its_plot_at_every_budget(lang):
     from lib.site import budget_page, fonts
 
     i = load_inputs()
-    spec = charts.budget_ladder(budget_page.ladder_rows(i, lang), lang, budget.budget_usd(i)).to_dict()
+    spec = budget_page.ladder_chart(i, lang).to_dict()
     power = next(p for p in spec["params"] if p["name"] == "budget_power")
     low, high = power["bind"]["min"], power["bind"]["max"]
     yours = words(lang)["budget"]["chart"]["yours"]
