@@ -592,12 +592,14 @@ def query(url: str) -> dict[str, str]:
 
 
 def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
-    """The planner's readout from lib for the controls' values as the page holds them (non-empty lines)."""
+    """The planner's readout from lib for the controls' values as the page holds them (non-empty lines): by the
+    book's speed model with its range, or, where the speed is by the utilisation set (plan_speed_by), at it."""
     from lib.calculators.planner import LINES, readout
 
     lines = readout(lang, values["model"], values["method"], int(values["rank"]), values["targets"], int(values["seq"]),
                     int(values["batch"]), checkpointing, values["attention"], values["gpu"],
-                    round(10 ** float(values["tokens"])), utilisation=float(values["utilisation"]))
+                    round(10 ** float(values["tokens"])),
+                    utilisation=float(values["utilisation"]) if values.get("speed_by", "model") == "set" else None)
     return [lines[k] for k in LINES if lines[k]]
 
 
@@ -608,6 +610,7 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     the same settings, in the page's language, and none runs past the chart; a screen reader hears it."""
     from lib.calculators.planner import SIGNALS, start
     from lib.core.inputs import load_inputs
+    from lib.core.words import words
 
     s = start(load_inputs())
     # The sliders whose start lies between two of their steps hold that start until moved: their values.
@@ -617,12 +620,15 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     assert all(c.count() == 1 for c in controls.values()), "the planner's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
     # QLoRA of LLaMA 65B on every linear layer at rank 64, four sequences of 2,048 with checkpointing, on
-    # an A100 80GB; eager attention; a hundred million tokens (10^8); then a sequence beyond its positions.
-    # The tokens and the utilisation move first: they start between two steps of their sliders, where these
-    # cannot say what they hold.
-    steps = (("tokens", "8"), ("utilisation", "0.3"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
+    # an A100 80GB; eager attention; a hundred million tokens (10^8); then a sequence beyond its positions,
+    # all by the book's speed model (its range under each figure); then at a utilisation the reader sets (30 %,
+    # no range), and by the model again. The tokens move first: they start between two steps of their slider,
+    # where it cannot say what it holds (the utilisation too, which the readout reads once it is chosen).
+    steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
              ("seq", "2048"), ("batch", "4"), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
-             ("seq", "4096"))
+             ("seq", "4096"), ("utilisation", "0.3"), ("speed_by", "set"), ("speed_by", "model"))
+    text = words(lang)["calculator_plan"]
+    ranged = {"model": False, "set": False}  # whether a range line was seen by each way of timing
     for name, value in steps:
         if name == "checkpointing":
             controls[name].check()
@@ -635,6 +641,7 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         checkpointing = controls["checkpointing"].is_checked()
         assert (checkpointing if name == "checkpointing" else values[name]) == value
         want = _planner_lines(lang, values | unmoved, checkpointing)
+        ranged[values["speed_by"]] |= any(w.startswith(text["range"].split("{")[0]) for w in want)
         _readout_shows(page, chart, want, f"{name} = {value}")
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
                               " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
@@ -647,6 +654,7 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         except Exception:
             pytest.fail(f"after {name} = {value}: the live region says "
                         f"{chart.evaluate('el => el.nextElementSibling && el.nextElementSibling.outerHTML')!r}")
+    assert ranged == {"model": True, "set": False}, f"range lines by the model and at a set utilisation: {ranged}"
 
 
 def _planner(page):
@@ -748,7 +756,8 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
 
     other = next(x for x in LANGS if x != lang)
     state = {"model": "llama-65b", "method": "qlora", "targets": "all", "rank": "64", "seq": "2048", "batch": "4",
-             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8", "utilisation": "0.3"}
+             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8", "speed_by": "set",
+             "utilisation": "0.3"}
     query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
 
     def shows(page, page_lang, expected: dict, checkpointing: bool):
@@ -840,24 +849,25 @@ def test_each_compute_calculator_control_changes_its_readout_to_what_lib_compute
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_compute_calculator_takes_exact_counts_typed_and_keeps_them_in_its_address(tab, base, lang):
     """The parameters' and tokens' fields take counts in the page's number style, exactly (GPT-2
-    124M's 124.439.808 parameters, not the slider's nearest step): the budget chapter's GPT-2
-    pretraining, typed, reads the cost that chapter gives it; the address keeps the calculation, and
+    124M's 124.439.808 parameters, not the slider's nearest step): GPT-2's pretraining on the budget
+    chapter's tokens at llm.c's utilisation, typed, reads the calculator's own formula (k·N·D over the peak
+    at that utilisation, times the price; not the budget chapter's cost, which the planner's speed model
+    times: tests/test_compute_calculator.py); the address keeps the calculation, and
     opening it gives the same readout; the sliders' ends are typed as written (20.000.000.000.000
     tokens, though 10 to the slider's end is 20000000000000.004); a count out of range or not whole
     gets the widgets' message and changes nothing."""
     import math
 
-    from lib.calculators.compute import RANGES, SIGNALS, readout
-    from lib.chapters import budget
+    from lib.calculators.compute import RANGES, SIGNALS, cost_figure, readout
+    from lib.chapters import budget, compute
     from lib.core import fmt
-    from lib.core.figure import Figure
     from lib.core.inputs import load_inputs
     from lib.core.words import words
 
     i = load_inputs()
     row = next(r for r in budget.what_budget_buys(i) if r["job"] == "pretrain" and r["model"] == "gpt2")
     run = {"params": i.llmc_124m_params, "tokens": row["tokens"], "peak": budget.h100_peak(i),
-           "utilisation": row["mfu"], "price": i.lambda_h100_sxm_1x}
+           "utilisation": i.llmc_124m_mfu, "price": i.lambda_h100_sxm_1x}
     page = _open(tab, base, f"{lang}/costs.html")
     page.evaluate("window.stillHere = true")
     fields = {name: page.locator(f'.vega-bind:has(input[name="{SIGNALS[name]}"]) input.calculator-number')
@@ -871,7 +881,9 @@ def test_the_compute_calculator_takes_exact_counts_typed_and_keeps_them_in_its_a
         fields[name].press("Enter")
         assert fields[name].input_value() == typed, (name, fields[name].input_value())
     want = readout(lang, **run, i=i)
-    assert want["cost"] == Figure.of(row["cost"], "USD", decimals=2).format(lang)
+    hours = compute.flops_to_device_hours(compute.training_flops(run["params"], run["tokens"], i.flops_per_param_token),
+                                          run["peak"], run["utilisation"])
+    assert want["cost"] == cost_figure(compute.rental_cost(hours, run["price"])).format(lang)
     _readout_shows(page, chart, list(want.values()), "typing GPT-2 124M's pretraining")
     page.wait_for_function("s => new URLSearchParams(location.search).get(s) == '4.29'", arg=SIGNALS["price"], timeout=3000)
     held = query(page.url)

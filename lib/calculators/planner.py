@@ -18,6 +18,7 @@ import json
 import itertools
 import math
 import string
+from collections import Counter
 
 import altair as alt
 import ipywidgets as widgets
@@ -357,57 +358,99 @@ def template(text: str, **exprs: str) -> str:
             parts.append(f"({exprs[name]})")
     return " + ".join(parts) or '""'
 
-def constants(i: Inputs) -> dict[str, dict[str, float]]:
-    """What lib.plan's formula reads of each offered model and GPU, by name, for the Vega expressions:
-    parameters (total, active, quantised), adapters per unit of rank (q,v and every linear layer),
-    layers, width, vocabulary, positions, and each activation key's per-token bytes (lib.plan.memory.terms)."""
-    out: dict[str, dict[str, float]] = {}
+# The activation terms lib.plan.memory.terms gives a key (per token, per token and position, ...), in the
+# order of each key's array in `constants` (a term a key lacks is 0).
+ACTIVATION_TERMS = ("layer", "layer_seq", "outside", "outside_seq", "step_fixed", "step_weights", "step_rank", "first")
+
+
+def _grouped(shapes) -> list[float]:
+    """Matrix shapes (k, n) as [count, k, n, count, k, n, ...], alike shapes counted once."""
+    return [x for (k, n), count in Counter(shapes).items() for x in (count, k, n)]
+
+
+def constants(i: Inputs) -> dict[str, dict]:
+    """What lib.plan's formula reads of each offered model, by name, for the Vega expressions (one object
+    per model, looked up once as datum.m): parameters (total, active, quantised), adapters per unit of rank
+    (q,v and every linear layer), layers, width, vocabulary, positions, heads, each activation key's terms
+    (ACTIVATION_TERMS, lib.plan.memory.terms), the attentions it is derived for, and the step's matrices
+    (lib.plan.step_time.parts: each layer's linear modules `mm`, the adapted ones `ad_qv`/`ad_all`, as
+    _grouped writes them; the expert stacks `xs`, the experts `E` and the share of them a token gets) and
+    its kernel launches per layer (`kl`)."""
+    kernels = step_time.constants()["kernels"]
+    out: dict[str, dict] = {}
     for name in models():
         s = shape(load_config(name))
         counts = param_count(s)
+        modules = linear_modules(s)
+        on = {t: modules if t == "all" else {n: modules[n] for n in memory.attention_targets(s)[1]} for t in TARGETS}
+        lora = {t: job(name, "lora", 1, t, 128, 1, False, memory.default_attention(s)) for t in TARGETS}
         out[name] = {"total": counts["total"], "multiplied": counts["multiplied"], "quantised": memory.quantised_params(s),
                      "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
                      "heads": s.heads, "head_dim": s.head_dim, "learned": int(s.learned_positions),
                      # grouped-query attention: QLoRA under sdpa falls back to the math kernel (memory.math_attention)
                      "gqa": int(s.kv_heads != s.heads),
+                     # the key of q,v adapters' activations (GPT-2's are on c_attn)
+                     "qv_key": memory.attention_targets(s)[0],
+                     "attentions": _derived_attentions(s),
                      # LoRA's trainable parameters per unit of rank, as PEFT counts them (lib.plan.memory.adapter_params)
-                     **{f"adapters_{t}": memory.adapter_params(job(name, "lora", 1, t, 128, 1, False,
-                                                                   memory.default_attention(s))) for t in TARGETS},
+                     **{f"adapters_{t}": memory.adapter_params(lora[t]) for t in TARGETS},
                      # the gradients of expert stacks an adapter on every linear layer reaches (Mixtral's)
-                     **{f"expert_flops_{t}": speed.adapted_expert_flops(job(name, "lora", 1, t, 128, 1, False,
-                                                                          memory.default_attention(s))) for t in TARGETS}}
-        for key in memory.activation_keys(s):
-            out[name] |= {f"{key}|{part}": value for part, value in memory.terms(s, key).items()}
+                     **{f"expert_flops_{t}": speed.adapted_expert_flops(lora[t]) for t in TARGETS},
+                     "act": {key: [memory.terms(s, key).get(part, 0) for part in ACTIVATION_TERMS]
+                             for key in memory.activation_keys(s)},
+                     "mm": _grouped(modules.values()),
+                     **{f"ad_{t}": _grouped(on[t].values()) for t in TARGETS},
+                     **{f"n_{t}": len(on[t]) for t in TARGETS},
+                     "E": s.experts, "share": s.experts_per_token / s.experts if s.experts > 1 else 0,
+                     "xs": _grouped(expert_parameters(s).values()) if s.experts > 1 else [],
+                     "xall": int(bool(all_linear_parameters(s))) if s.experts > 1 else 0,
+                     "kl": kernels[s.arch]}
+    # Every model's tables padded with zeros to the longest (a product of 0 × 0 takes no time).
+    for keys in (("mm",), ("ad_qv", "ad_all"), ("xs",)):  # the adapters' two as long, either may be chosen
+        longest = max(len(v[key]) for v in out.values() for key in keys)
+        for v, key in itertools.product(out.values(), keys):
+            v[key] = v[key] + [0] * (longest - len(v[key]))
     return out
+
+
+def literal(value) -> str:
+    """A Vega expression literal of a table of constants, written short (a page carries it): keys without
+    quotes where they are names, strings in single quotes, numbers to ten significant digits (whole
+    ones as integers), no spaces."""
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k if k.isidentifier() else repr(k)}:{literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(literal(v) for v in value) + "]"
+    if isinstance(value, str):
+        assert "'" not in value and "\\" not in value, value
+        return f"'{value}'"
+    number = float(f"{float(value):.10g}")
+    return str(int(number)) if number.is_integer() else repr(number)
 
 
 def fields(i: Inputs) -> dict[str, str]:
     """lib.plan.memory.parts and lib.plan.speed as Vega expressions of the controls' signals, in order
-    (each may use the ones before it as datum.<name>); bytes, then GB."""
+    (each may use the ones before it as datum.<name>); bytes, then GB. The chosen model's constants are
+    one object, `m`, looked up once from a table of them all (constants)."""
     sig, c = SIGNALS, constants(i)
-    per_model = lambda key: pick(sig["model"], {m: v[key] for m, v in c.items()})  # noqa: E731
     gpus = load_gpus()
     rate = ecb_rate("USD", i.budget_rate_date)
     low, high = validation.speed_range()
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
-    attention_key = pick(sig["model"], {m: json.dumps(memory.attention_targets(shape(load_config(m)))[0]) for m in c},
-                         expr=True)
     stored = pick(sig["attention"], {a: json.dumps(memory.stored_attention(a)) for a in memory.ATTENTIONS}, expr=True)
-    act_key = (f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : {attention_key}) : 'full')"
-               f" + '.' + {stored}")
-    # Each part's bytes by model and activation key, as an object looked up by "model|key" (shorter than
-    # a chain of comparisons; a part a key does not have is 0).
-    by_key = lambda part: lookup(f"{sig['model']} + '|' + datum.key", {  # noqa: E731
-        f"{m}|{k.removesuffix('|' + part)}": x for m, v in c.items() for k, x in v.items() if k.endswith("|" + part)})
+    act_key = f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : datum.m.qv_key) : 'full') + '.' + {stored}"
+    # Each activation term's bytes for the model and key (ACTIVATION_TERMS; 0 for a key it lacks).
+    term = lambda part: f"(datum.act[{ACTIVATION_TERMS.index(part)}] || 0)"  # noqa: E731
     method = lambda values, expr=True: pick(sig["method"], values, expr=expr)  # noqa: E731
     return {
+        "m": f"{literal(c)}[{sig['model']}]",
         "key": act_key,
+        "act": "datum.m.act[datum.key] || []",
         "seq": f"toNumber({sig['seq']})",
         "tokens": f"datum.seq * {sig['batch']}",
-        "P": per_model("total"),
-        "Q": per_model("quantised"),
-        "a": f"({adapted} ? {sig['rank']} * ({sig['targets']} == 'all' ? {per_model('adapters_all')}"
-             f" : {per_model('adapters_qv')}) : 0)",
+        "P": "datum.m.total",
+        "Q": "datum.m.quantised",
+        "a": f"({adapted} ? {sig['rank']} * ({sig['targets']} == 'all' ? datum.m.adapters_all : datum.m.adapters_qv) : 0)",
         "weights_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "2 * datum.P",
                            "qlora": f"{memory.NF4_BYTES!r} * datum.Q + 4 * (datum.P - datum.Q)"}, expr=True),
         "gradients_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "4 * datum.a",
@@ -417,20 +460,19 @@ def fields(i: Inputs) -> dict[str, str]:
         "adapters_bytes": "4 * datum.a",
         # QLoRA of a grouped-query model under sdpa: PyTorch's math kernel, its fp32 scores and repeated keys and
         # values (lib.plan.memory.math_layer_bytes)
-        "math": f"{sig['method']} == 'qlora' && {sig['attention']} == 'sdpa' && {per_model('gqa')} == 1",
-        "layer": f"{by_key('layer')} + {by_key('layer_seq')} * datum.seq + (datum.math ? {memory.MATH_SCORE_BYTES!r}"
-                 f" * {per_model('heads')} * datum.seq + {memory.MATH_REPEATED_KV_BYTES!r} * {per_model('heads')}"
-                 f" * {per_model('head_dim')} : 0)",
-        "outside": f"{by_key('outside')} + {by_key('outside_seq')} * datum.seq",
+        "math": f"{sig['method']} == 'qlora' && {sig['attention']} == 'sdpa' && datum.m.gqa == 1",
+        "layer": f"{term('layer')} + {term('layer_seq')} * datum.seq + (datum.math ? {memory.MATH_SCORE_BYTES!r}"
+                 f" * datum.m.heads * datum.seq + {memory.MATH_REPEATED_KV_BYTES!r} * datum.m.heads * datum.m.head_dim : 0)",
+        "outside": f"{term('outside')} + {term('outside_seq')} * datum.seq",
         # per layer and step: an adapted expert stack and its factors, twice as wide in QLoRA's fp32 experts
-        "step": f"{by_key('step_fixed')} + ({sig['method']} == 'qlora' ? 2 : 1)"
-                f" * ({by_key('step_weights')} + {sig['rank']} * {by_key('step_rank')})",
+        "step": f"{term('step_fixed')} + ({sig['method']} == 'qlora' ? 2 : 1)"
+                f" * ({term('step_weights')} + {sig['rank']} * {term('step_rank')})",
         "one_layer": "datum.layer * datum.tokens + datum.step",
-        "saved_plain": f"{per_model('layers')} * datum.one_layer + (datum.outside + {by_key('first')}) * datum.tokens",
-        "saved": f"({sig['checkpointing']} ? ({per_model('layers')} * {memory.LAYER_INPUT_BYTES} * {per_model('hidden')}"
+        "saved_plain": f"datum.m.layers * datum.one_layer + (datum.outside + {term('first')}) * datum.tokens",
+        "saved": f"({sig['checkpointing']} ? (datum.m.layers * {memory.LAYER_INPUT_BYTES} * datum.m.hidden"
                  f" + datum.outside) * datum.tokens : datum.saved_plain)",
         "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
-        "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * {per_model('vocab')} * datum.tokens"
+        "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * datum.m.vocab * datum.tokens"
                  f" + ({sig['checkpointing']} ? datum.one_layer : 0)",
         "end": "datum.gradients_bytes + datum.one_layer",
         "activations_bytes": "datum.saved + datum.autocast",
@@ -449,11 +491,10 @@ def fields(i: Inputs) -> dict[str, str]:
         "by_model": f"{sig['speed_by']} == 'model'",
         "peaked": "datum.bf16 >= 0 && (!datum.by_model || datum.bandwidth >= 0)",
         "timed": "datum.fit != 0 && datum.peaked",
-        "flops": f"{i.flops_per_param_token!r} * {per_model('multiplied')}"
+        "flops": f"{i.flops_per_param_token!r} * datum.m.multiplied"
                  f" * ({sig['method']} == 'lora' ? {speed.lora_flops_share(i)!r} : 1)"
-                 f" + ({adapted} ? ({sig['targets']} == 'all' ? {per_model('expert_flops_all')}"
-                 f" : {per_model('expert_flops_qv')}) : 0)",
-        **step_fields(c),
+                 f" + ({adapted} ? ({sig['targets']} == 'all' ? datum.m.expert_flops_all : datum.m.expert_flops_qv) : 0)",
+        **step_fields(next(iter(c.values()))),
         "tps": f"(datum.by_model ? datum.tokens / datum.step_seconds : {sig['utilisation']} * datum.bf16 / datum.flops)",
         "mfu": f"(datum.by_model ? datum.tps * datum.flops / datum.bf16 : {sig['utilisation']})",
         "tps_low": f"datum.tps * {low!r}",
@@ -466,63 +507,59 @@ def fields(i: Inputs) -> dict[str, str]:
         **{f"eur{end}": f"datum.usd{end} / {rate!r}" for end in ("", "_low", "_high")},
         # a sequence beyond the model's positions: computed with a warning, but for a learned position table
         # (GPT-2's), which has no row for it (lib.plan.memory.Job refuses it)
-        "beyond": f"datum.seq > {per_model('positions')}",
-        "refused": f"datum.beyond && {per_model('learned')} == 1",
-        "derived": pick(f"{sig['model']} + '|' + {sig['attention']}",
-                        {f"{m}|{a}": 1 for m in c for a in _derived_attentions(shape(load_config(m)))}),
+        "beyond": "datum.seq > datum.m.positions",
+        "refused": "datum.beyond && datum.m.learned == 1",
+        "derived": f"indexof(datum.m.attentions, {sig['attention']}) >= 0 ? 1 : 0",
+        # whether the readout computes the job (else its first two lines say why)
+        "computed": "!datum.refused && datum.derived == 1",
     }
 
 
-def step_fields(by_model: dict[str, dict[str, float]]) -> dict[str, str]:
+def step_fields(tables: dict) -> dict[str, str]:
     """lib.plan.step_time.parts as Vega expressions (after fields' memory, which they read: the states, the
     activations without checkpointing), from the same constants (lib/data/plan/speed.toml through
-    step_time.constants, step_time's own, each model's linear modules and expert stacks): the seconds of a
-    step's matrix products, attention, memory-bound work and launches, and `step`, the slower of the GPU's
-    work and the launches (`step_seconds`)."""
+    step_time.constants, step_time's own, the model's tables in datum.m: constants, as long as
+    those of `tables`, any model's): the seconds of a
+    step's matrix products, attention, memory-bound work and launches, and `step_seconds`, the slower of
+    the GPU's work and the launches. Each table of matrices ([count, k, n, ...]) is summed slot by slot."""
     sig, c = SIGNALS, step_time.constants()
-    gemm, bandwidth = f"(datum.bf16 * {c['gemm']['fraction']!r})", f"(datum.bandwidth * {c['bandwidth']['fraction']!r})"
+    gemm, bandwidth = "datum.gemm", "datum.bw"
 
-    def mm(m: str, k, n) -> str:  # step_time._matmul: FLOPs or bytes, the slower
-        return f"max(2 * ({m}) * {k} * {n} / {gemm}, 2 * ({k} * {n} + ({m}) * ({k} + {n})) / {bandwidth})"
+    def mm(m: str, k: str, n: str) -> str:  # step_time._matmul: FLOPs or bytes, the slower
+        return f"max(2 * {m} * {k} * {n} / {gemm}, 2 * ({k} * {n} + {m} * ({k} + {n})) / {bandwidth})"
+
+    def summed(table: str, length: int, m: str, each=None) -> str:  # the products of a table's matrices, counted
+        each = each or (lambda k, n: mm(m, k, n))
+        return " + ".join(f"{table}[{j}] * ({each(f'{table}[{j + 1}]', f'{table}[{j + 2}]')})"
+                          for j in range(0, length, 3)) or "0"
 
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
     times = "(datum.passes + 1 + datum.trains)"  # forward passes, the inputs' gradient, the weights' where they train
-    matmul, launches = {}, {}
     k = c["kernels"]
-    for name in models():
-        s = shape(load_config(name))
-        modules = linear_modules(s)
-        per_layer = f"({' + '.join(mm('datum.tokens', a, b) for a, b in modules.values())}) * {times}"
-        experts, hit, expert_launches = "0", "0", "0"
-        if s.experts > 1:
-            share = s.experts_per_token / s.experts
-            hit = f"{s.experts} * (1 - pow({1 - share!r}, datum.tokens))"
-            stacks = " + ".join(mm(f"datum.tokens * {share!r}", a, b) for a, b in expert_parameters(s).values())
-            per_layer += f" + {mm('datum.tokens', s.hidden, s.experts)} * {times} + {hit} * ({stacks}) * {times}"
-            if all_linear_parameters(s):  # "all-linear" adapts every layer's experts (memory.Job.expert_layers)
-                experts = f"({adapted} && {sig['targets']} == 'all' ? {s.layers} * {hit} * ({stacks}) : 0)"
-            expert_launches = f"{k['per_routed_expert']!r} * {hit}"
-        on = {t: modules if t == "all" else {n: modules[n] for n in memory.attention_targets(s)[1]} for t in TARGETS}
-        adapters = {t: " + ".join(f"{mm('datum.tokens', a, sig['rank'])} + {mm('datum.tokens', sig['rank'], b)}"
-                                  for a, b in on[t].values()) for t in TARGETS}
-        adapter_expr = f"({adapted} ? ({sig['targets']} == 'all' ? {adapters['all']} : {adapters['qv']}) : 0)"
-        head = f"{mm('datum.tokens', s.hidden, s.vocab)} * {times}"
-        matmul[name] = (f"{s.layers} * ({per_layer}) + {experts} + {s.layers} * {adapter_expr} * (datum.passes + 2)"
-                        f" + {head}")
-        count = f"({adapted} ? ({sig['targets']} == 'all' ? {len(on['all'])} : {len(on['qv'])}) : 0)"
-        launches[name] = (f"{s.layers} * ({k[s.arch]!r} + {k['per_adapter']!r} * {count} + {expert_launches})"
-                          f" * (datum.passes + {k['backward_per_forward']!r})")
-    per_model = lambda key: pick(sig["model"], {m: v[key] for m, v in by_model.items()})  # noqa: E731
-    flops = f"4 * {sig['batch']} * datum.seq * datum.seq * {per_model('heads')} * {per_model('head_dim')}"
-    scores = {kind: f"{sig['batch']} * {per_model('heads')} * datum.seq * datum.seq * {b!r}"
+    flops = f"4 * {sig['batch']} * datum.seq * datum.seq * datum.m.heads * datum.m.head_dim"
+    scores = {kind: f"{sig['batch']} * datum.m.heads * datum.seq * datum.seq * {b!r}"
               for kind, b in step_time.SCORE_BYTES.items()}
     fused = " || ".join(f"{sig['attention']} == {json.dumps(a)}" for a in memory.FUSED)
     traffic = c["traffic"]
+    routed = "datum.tokens * datum.m.share"  # the tokens an expert gets (step_time._routed)
     return {
+        "gemm": f"datum.bf16 * {c['gemm']['fraction']!r}",
+        "bw": f"datum.bandwidth * {c['bandwidth']['fraction']!r}",
         "passes": f"({sig['checkpointing']} ? 2 : 1)",  # forward passes: again under checkpointing
         "trains": f"({adapted} ? 0 : 1)",
-        "matmul": pick(sig["model"], matmul, expr=True),
-        "attention": f"{per_model('layers')} * (!datum.math && ({fused}) ? {flops} * {step_time.CAUSAL_SHARE!r}"
+        # how many of a layer's experts some token is routed to, and the products of their stacks (0 for a dense model)
+        "hit": "(datum.m.E > 1 ? datum.m.E * (1 - pow(1 - datum.m.share, datum.tokens)) : 0)",
+        "stacks": summed("datum.m.xs", len(tables["xs"]), routed),
+        "per_layer": f"({summed('datum.m.mm', len(tables['mm']), 'datum.tokens')}) * {times} + (datum.m.E > 1 ?"
+                     f" ({mm('datum.tokens', 'datum.m.hidden', 'datum.m.E')} + datum.hit * datum.stacks) * {times} : 0)",
+        "lora": f"({sig['targets']} == 'all' ? datum.m.ad_all : datum.m.ad_qv)",
+        "adapters": f"({adapted} ? " + summed("datum.lora", len(tables["ad_qv"]), "datum.tokens", lambda a, b: (
+            f"{mm('datum.tokens', a, sig['rank'])} + {mm('datum.tokens', sig['rank'], b)}")) + " : 0)",
+        # "all-linear" adapts every layer's experts (memory.Job.expert_layers): their weights' gradients
+        "matmul": f"datum.m.layers * datum.per_layer + ({adapted} && {sig['targets']} == 'all' && datum.m.xall == 1 ?"
+                  f" datum.m.layers * datum.hit * datum.stacks : 0) + datum.m.layers * datum.adapters * (datum.passes + 2)"
+                  f" + {mm('datum.tokens', 'datum.m.hidden', 'datum.m.vocab')} * {times}",
+        "attention": f"datum.m.layers * (!datum.math && ({fused}) ? {flops} * {step_time.CAUSAL_SHARE!r}"
                      f" * (datum.passes + {step_time.ATTENTION_BACKWARD!r}) / (datum.bf16 * {c['attention']['fraction']!r})"
                      f" : {flops} * (datum.passes + 2) / {gemm} + (datum.math ? {scores['math']} : {scores['eager']})"
                      f" * (datum.passes + 2) / {bandwidth})",
@@ -531,8 +568,10 @@ def step_fields(by_model: dict[str, dict[str, float]]) -> dict[str, str]:
                  f" + ({sig['method']} == 'full-mixed' ? 4 : {sig['method']} == 'full-bf16' ? 2 : 0) * datum.P * 2"
                  f" + datum.gradients_bytes + 2 * datum.optimizer_bytes + 2 * datum.adapters_bytes"
                  f" + datum.saved_plain * ({traffic['activation_passes']!r} + datum.passes - 1)"
-                 f" + datum.tokens * {per_model('vocab')} * {traffic['loss_bytes_per_logit']!r}",
-        "launch": f"{pick(sig['model'], launches, expr=True)} * {c['launch']['seconds']!r}",
+                 f" + datum.tokens * datum.m.vocab * {traffic['loss_bytes_per_logit']!r}",
+        "launch": f"datum.m.layers * (datum.m.kl + {k['per_adapter']!r} * ({adapted} ? ({sig['targets']} == 'all' ?"
+                  f" datum.m.n_all : datum.m.n_qv) : 0) + {k['per_routed_expert']!r} * datum.hit)"
+                  f" * (datum.passes + {k['backward_per_forward']!r}) * {c['launch']['seconds']!r}",
         "step_seconds": f"max(datum.matmul + datum.attention + datum.moved / {bandwidth}, datum.launch)",
     }
 
@@ -581,18 +620,22 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     out["price"] = (f"(datum.timed && datum.price >= 0 ? "
                     f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)} : '')")
     count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
-    positions = pick(SIGNALS["model"], {m: v["positions"] for m, v in constants(i).items()})
+    positions = "datum.m.positions"
     for key in ("warning", "warning_more"):  # lib.plan.memory.warnings' seq_beyond
         out[key] = f"(datum.beyond ? {template(text[key], seq=count('datum.seq'), positions=count(positions))} : '')"
     out |= note_lines(lang, i)
     beyond = {LINES[0]: template(text["beyond"], seq=count("datum.seq")),
               LINES[1]: template(text["beyond_more"], positions=count(positions))}
-    not_derived = {LINES[0]: pick(SIGNALS["model"], {m: quoted(text["no_attention"].format(
-                       attention=_attention_names(_derived_attentions(shape(load_config(m))), lang))) for m in models()},
-                                  expr=True),
-                   LINES[1]: quoted(text["no_attention_more"])}
+    # the attentions the model's activations are derived for, one message for the models that share it
+    by_message: dict[str, list[str]] = {}
+    for m in models():
+        names = _attention_names(_derived_attentions(shape(load_config(m))), lang)
+        by_message.setdefault(text["no_attention"].format(attention=names), []).append(m)
+    choose = "".join(f"indexof({literal(ms)}, {SIGNALS['model']}) >= 0 ? {quoted(said)} : "
+                     for said, ms in by_message.items())
+    not_derived = {LINES[0]: f"({choose}'')", LINES[1]: quoted(text["no_attention_more"])}
     return {key: f"(datum.refused ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
-                 f" : {value})" for key, value in out.items()}
+                 f" : {value})" if key in beyond else f"(datum.computed ? {value} : '')" for key, value in out.items()}
 
 
 def note_lines(lang: str, i: Inputs) -> dict[str, str]:
