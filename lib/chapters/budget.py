@@ -776,7 +776,7 @@ def rented_full_ft(i: Inputs) -> dict:
     usd = budget_usd(i)
     paid = minutes_bought(usd, nodes * node_price, i.lambda_billing_increment)
     return {"gpus": gpus, "nodes": nodes, "node_gpus": per_node, "rented_gpus": nodes * per_node,
-            "strategy": strategy, "memory": memory,
+            "strategy": strategy, "memory": memory, "job": job,
             # every model state, over all GPUs (each holds its share: states_per_gpu in the figures)
             "states": sum(plan_memory.whole_states(job).values()) / 1e9,
             # the checkpoint to load: its 16-bit weights (the fp32 copy the job trains is made on the GPU)
