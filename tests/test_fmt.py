@@ -145,3 +145,17 @@ def test_a_range_whose_ends_write_alike_is_one_figure(lang, expected):
     ]
     assert got == expected
     assert fmt.DASH in Figure.between(1.41e6, 1.56e6, "USD", decimals=1).format(lang)  # ends apart stay a range
+
+
+def test_a_compact_range_keeps_one_scale_for_both_ends():
+    """STYLE.md: one unit for a range. 742.2 million to 5.3 billion tokens is 0.7–5.3 billion (700–5.300
+    millones), not "742.2 million–5.3 billion"; each end keeps its own scale only where the low end would
+    round to nothing in the high end's."""
+    from lib.core.figure import Figure
+
+    tokens = Figure.between(742.2e6, 5.3e9, "token", compact=True, decimals=1)
+    assert tokens.format("en") == "0.7–5.3 billion tokens"
+    assert tokens.format("es") == "700–5.300 millones de tokens"
+    assert Figure.between(8.5e9, 60.2e9, "token", compact=True, decimals=1).format("en") == "8.5–60.2 billion tokens"
+    assert Figure.between(1e6, 1e12, "token", compact=True, decimals=1).format("en") == "1 million–1 trillion tokens"
+    assert Figure.of(5.6e6, "chip-hour", compact=True, decimals=2).format("en") == "5.6 million chip-hours"

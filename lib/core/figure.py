@@ -184,7 +184,8 @@ class Figure:
             whole = Figure(low=round(self.low, self.decimals - 3), high=round(self.high, self.decimals - 3))
             number = whole._range(lambda v: fmt.number(v, lang))
         elif self.compact:
-            number = self._range(lambda v: fmt.compact(v, lang, self.decimals, self.fixed))
+            number = (fmt.compact(self.high, lang, self.decimals, self.fixed) if self.low == self.high
+                      else fmt.compact_range(self.low, self.high, lang, self.decimals, self.fixed))
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
         # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.
