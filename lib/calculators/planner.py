@@ -234,7 +234,7 @@ def node_line(lang: str, j: memory.Job) -> str:
     node = w["node_one"] if j.gpus == 1 else w["node_many"].format(gpus=fmt.number(j.gpus, lang, 0),
                                                                     sharding=w["shardings"][j.sharding])
     count = lambda n: fmt.number(n, lang, 0)  # noqa: E731
-    return w["assumed"].format(types=w["types"][j.method], optimizer=w["optimizers"][j.optimizer], node=node,
+    return w["assumed"].format(types=w["types"][j.method], optimiser=w["optimizers"][j.optimizer], node=node,
                                batch=count(j.batch), accum=count(j.grad_accum), global_batch=count(j.global_batch),
                                step_tokens=count(j.step_tokens), adapter="")
 

@@ -146,7 +146,7 @@ def table(result: dict, args: argparse.Namespace) -> str:
     node = w["node_one"] if job.gpus == 1 else w["node_many"].format(gpus=fmt.number(job.gpus, lang, 0),
                                                                          sharding=w["shardings"][job.sharding])
     adapter = w["adapter"].format(rank=job.rank, targets=job.targets if isinstance(job.targets, str) else ",".join(job.targets)) if job.adapted else ""
-    lines += [w["assumed"].format(types=w["types"][job.method], optimizer=w["optimizers"][job.optimizer], node=node,
+    lines += [w["assumed"].format(types=w["types"][job.method], optimiser=w["optimizers"][job.optimizer], node=node,
                                   accum=fmt.number(job.grad_accum, lang, 0), batch=fmt.number(job.batch, lang, 0),
                                   global_batch=fmt.number(job.global_batch, lang, 0),
                                   step_tokens=fmt.number(job.step_tokens, lang, 0), adapter=adapter), ""]
