@@ -254,22 +254,22 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs, price_us
     usd = lambda v: Figure.of(v, "USD", decimals=2).format(lang)  # noqa: E731
     eur = lambda v: Figure.of(v, "EUR", decimals=2).format(lang)  # noqa: E731
     money = {"cost_usd": "USD", "cost_eur": "EUR"}
-    duration = lambda v: Figure.duration(v).format(lang)  # noqa: E731
+    tps_range = lambda low, high: text["per_second"].format(tps=Figure.between(low, high, "token").format(lang))  # noqa: E731
+    duration_range = lambda low, high: Figure.duration_range(low, high).format(lang)  # noqa: E731
 
     def spread(key: str, written) -> dict[str, str]:  # the range line under a figure, by the speed model only
-        if not ranged:
+        if not ranged:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million, 9,7–68,6 horas
             return {}
-        if key in money:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million
-            return {f"{key}_range": text["money_range"].format(
-                range=money_range(run[f"{key}_low"], run[f"{key}_high"], money[key], lang))}
-        return {f"{key}_range": text["range"].format(low=written(run[f"{key}_low"]), high=written(run[f"{key}_high"]))}
+        if key in money:
+            written = lambda low, high: money_range(low, high, money[key], lang)  # noqa: E731
+        return {f"{key}_range": text["range"].format(range=written(run[f"{key}_low"], run[f"{key}_high"]))}
 
     out["speed"] = text["speed"].format(tps=tps(run["tokens_per_second"]), mfu=mfu)
-    out |= {"speed_range": spread("tokens_per_second", tps).get("tokens_per_second_range", "")}
+    out |= {"speed_range": spread("tokens_per_second", tps_range).get("tokens_per_second_range", "")}
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
-             "time": duration(run["hours"])}
+             "time": Figure.duration(run["hours"]).format(lang)}
     out["time"] = text["time"].format(**shown)
-    out |= {"time_range": spread("hours", duration).get("hours_range", "")}
+    out |= {"time_range": spread("hours", duration_range).get("hours_range", "")}
     if run["cost_usd"] is None:
         return out | {"cost": text["no_price"]}
     out["cost"] = text["cost"].format(usd=usd(run["cost_usd"]))
@@ -679,23 +679,17 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     mfu = charts.percent_expr("datum.mfu", lang)
     tps = lambda value: template(text["per_second"], tps=charts.count_expr(value, "token", lang))  # noqa: E731
 
-    def duration(value: str) -> str:  # Figure.duration: hours from an hour, minutes below
-        hours = charts.figure_expr(value, "hour", lang, 1, rounded=True)
-        return f"({value} >= 1 ? {hours} : {charts.figure_expr(f'{value} * 60', 'minute', lang, 1, rounded=True)})"
-
     def spread(field: str, written, priced: bool = False) -> str:  # the range under a figure, by the speed model
-        if priced:
-            shown = template(text["money_range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
-        else:
-            shown = template(text["range"], low=written(f"datum.{field}_low"), high=written(f"datum.{field}_high"))
+        shown = template(text["range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
         return f"(datum.timed && datum.by_model{' && datum.price >= 0' if priced else ''} ? {shown} : '')"
 
     out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : !datum.peaked ? {quoted(text['no_peak'])} : "
                     f"{template(text['speed'], tps=tps('datum.tps'), mfu=mfu)})")
-    out["speed_range"] = spread("tps", tps)
-    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang), "time": duration("datum.hours")}
+    out["speed_range"] = spread("tps", lambda low, high: template(text["per_second"], tps=charts.range_expr(low, high, "token", lang)))
+    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
+             "time": charts.duration_expr("datum.hours", "datum.hours", lang)}
     out["time"] = f"(datum.timed ? {template(text['time'], **shown)} : '')"
-    out["time_range"] = spread("hours", duration)
+    out["time_range"] = spread("hours", lambda low, high: charts.duration_expr(low, high, lang))
     usd = lambda value: charts.money_expr(value, lang)  # noqa: E731
     eur = lambda value: charts.money_expr(value, lang, "EUR")  # noqa: E731
     out["cost"] = (f"(!datum.timed ? '' : datum.price < 0 ? {quoted(text['no_price'])} : "

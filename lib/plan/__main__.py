@@ -177,7 +177,7 @@ def table(result: dict, args: argparse.Namespace) -> str:
             ranged = result["speed_model"] == "parts"  # the speed model's, with its range; else --mfu's
             if ranged:
                 shown |= {"tps_range": "–".join(fmt.number(result[f"tokens_per_second_{e}"], lang, 0) for e in ("low", "high")),
-                          "time_range": "–".join(Figure.duration(result[f"hours_{e}"]).format(lang) for e in ("low", "high"))}
+                          "time_range": Figure.duration_range(result["hours_low"], result["hours_high"]).format(lang)}
             suffix = "_model" if ranged else ""
             if result["cost_usd"] is None:
                 lines.append(w["no_price" + suffix].format(**shown))
