@@ -155,7 +155,7 @@ TABLE_BOXES = """() => ({page: document.documentElement.scrollWidth,
     boxes: [...document.querySelectorAll('article .pst-scrollable-table-container')].map((box, n) => ({
         n: n + 1, scroll: box.scrollWidth, width: box.clientWidth,
         head: [...box.querySelectorAll('th')].map(th => th.textContent.trim()).slice(0, 3).join(' | ')}))})"""
-TABLE_PAGES = ("costs", "budget", "plan", "method", "ledger")
+TABLE_PAGES = ("published", "budget", "plan", "method", "ledger")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -189,7 +189,7 @@ CHARTS_BESIDE_TEXT = """() => {
                 .map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
             return {id: c.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
                     smallest: Math.min(...sizes)}; })}; }"""
-CHART_PAGES = ("index", "article1", "article2", "costs", "budget", "plan")
+CHART_PAGES = ("index", "article1", "article2", "costs", "published", "budget", "plan")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -224,7 +224,7 @@ def test_every_table_reads_as_cards_on_a_phone(tab, base, lang):
                     td.dataset.label === t.tHead.rows[0].cells[Math.min(i, t.tHead.rows[0].cells.length - 1)].textContent.trim())),
         said: getComputedStyle(t.tBodies[0].rows[0].cells[1], '::before').content}))"""
     seen = {}
-    for name in ("costs", "budget", "plan", "method", "ledger"):
+    for name in ("published", "budget", "plan", "method", "ledger"):
         tab.open(f"{base}/{lang}/{name}.html", PHONE)
         seen[name] = tab.page.evaluate(check)
     assert all(seen.values()), f"a page has no table: {seen}"
@@ -274,7 +274,7 @@ def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
     from lib.site.build import languages
 
     words = languages()[lang]
-    for name in ("article1", "article2", "costs", "budget", "plan"):
+    for name in ("article1", "article2", "costs", "published", "budget", "plan"):
         tab.open(f"{base}/{lang}/{name}.html", PHONE)
         # Each chart says whether it scrolls once Vega has drawn it.
         tab.page.wait_for_function("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
