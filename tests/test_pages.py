@@ -82,6 +82,17 @@ def test_nothing_is_cut_off_on_a_phone(visits, lang, name):
     assert width <= PHONE["width"], f"{lang}/{name} is {width}px wide at {PHONE['width']}px"
 
 
+# The pages a reader reads through, and how tall each may be on a phone (issue 39: a page a reader finishes).
+READ_THROUGH = ("index", "article1", "article2", "costs", "published", "budget", "plan", "about")
+TALLEST = 20_000
+
+
+@pytest.mark.parametrize("lang,name", [(lang, name) for lang, name in PAGES if name in READ_THROUGH and lang in LANGS])
+def test_a_page_a_reader_reads_through_is_at_most_20_000_px_tall_on_a_phone(visits, lang, name):
+    height = visits[(lang, name)]["phone_height"]
+    assert height <= TALLEST, f"{lang}/{name} is {height:,}px tall at {PHONE['width']}px, over {TALLEST:,}px"
+
+
 @pytest.mark.parametrize("lang,name", PAGES)
 def test_no_chart_scrolls_sideways_on_a_phone(visits, lang, name):
     wide = [f"chart {n + 1}: {c['scroll']}px in a {c['width']}px box"

@@ -519,3 +519,96 @@ def test_the_speed_range_is_the_residuals_of_rows_no_constant_came_from(monkeypa
     planted = step_time.constants() | {"gemm": step_time.constants()["gemm"] | {"rows": [taken]}}
     monkeypatch.setattr(step_time, "constants", lambda: planted)
     assert taken not in {r.row.key for r in validation.range_rows()}
+
+
+# ---------------------------------------------------------------- a node, optimisers, accumulation, price (issue 38)
+
+def _node(**kw):
+    s = shapes.shape(shapes.load_config("llama-7b"))
+    return memory.Job(s, "full-mixed", seq=512, batch=4, **kw)
+
+
+@pytest.mark.parametrize(("sharding", "divided"), [("ddp", ()), ("zero1", ("optimizer",)), ("zero2", ("gradients", "optimizer")),
+                                                   ("zero3", ("weights", "gradients", "optimizer"))])
+def test_each_sharding_divides_its_states_among_the_gpus(sharding, divided):
+    one, node = memory.parts(_node()), memory.parts(_node(gpus=8, sharding=sharding))
+    for part in ("weights", "gradients", "optimizer"):
+        assert node[part] == pytest.approx(one[part] / 8 if part in divided else one[part]), part
+    assert memory.parts(_node(gpus=1, sharding=sharding))["buffers"] == 0
+    assert (node["buffers"] > 0) == (sharding != "zero1")
+
+
+def test_the_node_is_faster_than_one_gpu_and_its_collectives_cost_time():
+    from lib.plan import step_time
+    g = gpu("a100-80gb")
+    one = step_time.tokens_per_second(_node(), g)
+    ddp = step_time.tokens_per_second(_node(gpus=8, sharding="ddp"), g)
+    assert one < ddp <= 8 * one * (1 + 1e-9)  # DDP: each GPU's work unchanged, plus what the all-reduce does not overlap
+    for sharding in ("ddp", "zero2", "zero3"):
+        job = _node(gpus=8, sharding=sharding)
+        assert step_time.parts(job, g)["communication"] > 0
+        slow = dataclasses.replace(g, interconnect=g.interconnect / 100)  # a counterfactual: a slow link
+        assert step_time.tokens_per_second(job, slow) < step_time.tokens_per_second(job, g)
+        assert step_time.tokens_per_second(job, dataclasses.replace(g, interconnect=None)) is None
+
+
+def test_the_command_plans_a_node(capsys):
+    argv = "--config llama-7b --method full-mixed --seq 512 --batch 4 --gpu a100-80gb --gpus 8 --sharding zero3 --json".split()
+    assert main(argv) == 0
+    node = json.loads(capsys.readouterr().out)
+    assert main(argv[:10] + ["--json"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    for part in ("weights", "gradients", "optimizer"):
+        assert node["memory_gb"][part] == pytest.approx(one["memory_gb"][part] / 8)
+    from lib.plan import step_time
+    assert one["fits"] is False and node["fits"] is True  # 108 GB of states: one A100 cannot hold them
+    assert node["tokens_per_second"] > step_time.tokens_per_second(_node(), gpu("a100-80gb"))
+    assert node["memory_gb"]["peak"] == pytest.approx(sum(node["peak_terms_gb"].values()))
+    assert node["cost_usd"] == pytest.approx(node["hours"] * node["price_usd_per_gpu_hour"] * 8)
+    assert node["price_provider"] == "Lambda"
+    assert main(argv + ["--price", "2.5"]) == 0
+    priced = json.loads(capsys.readouterr().out)
+    assert priced["cost_usd"] == pytest.approx(priced["hours"] * 2.5 * 8) and priced["price_provider"] is None
+    assert main(["--config", "llama-7b", "--method", "lora", "--seq", "3000", "--json"]) == 0
+
+
+def test_eight_bit_adamw_keeps_about_two_bytes_a_trainable_parameter():
+    job = _node(optimizer="adamw-8bit")
+    assert memory.parts(job)["optimizer"] / memory.trainable_params(job) == pytest.approx(2 + 8 / 256)
+    assert memory.parts(_node())["optimizer"] / memory.trainable_params(job) == 8
+    assert memory.parts(_node(optimizer="sgd"))["optimizer"] == 0
+    assert memory.parts(_node(optimizer="paged-adamw-32bit"))["optimizer"] == memory.parts(_node())["optimizer"]
+
+
+def test_paging_is_said_only_where_the_peak_without_the_paged_states_fits():
+    g = gpu("a100-80gb")
+    for gpus in (1, 2, 4, 8):
+        job = _node(optimizer="paged-adamw-32bit", gpus=gpus, sharding="zero2")
+        p = memory.parts(job)
+        assert speed.fits_with_paging(job, g) == (not speed.fits(p["peak"], g) and speed.fits(p["peak"] - p["optimizer"], g))
+        assert not speed.fits_with_paging(dataclasses.replace(job, optimizer="adamw"), g)
+
+
+def test_accumulation_keeps_the_peak_from_two_micro_batches_on():
+    for method in ("full-mixed", "lora"):
+        job = dataclasses.replace(_node(), method=method)
+        two, eight = (memory.parts(dataclasses.replace(job, grad_accum=k))["peak"] for k in (2, 8))
+        assert two == eight >= memory.parts(job)["peak"]
+    assert _node(grad_accum=8, gpus=4).global_batch == 4 * 8 * 4
+
+
+@pytest.mark.parametrize(("argv", "lang", "named"), [
+    (["--gpus", "0"], "en", "gpus"), (["--sharding", "zero9"], "es", "zero9"), (["--optimizer", "adam9"], "en", "adam9"),
+    (["--gpu", "a100-80gb", "--price", "-1"], "es", "-1"), (["--grad-accum", "0"], "en", "grad_accum")])
+def test_bad_node_input_is_one_line_in_the_readers_language(argv, lang, named, capsys):
+    assert main(["--config", "llama-7b", "--method", "lora", "--seq", "512", "--lang", lang] + argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and named in err and "Traceback" not in err
+
+
+def test_help_names_every_option_its_default_and_the_gpus():
+    from lib.plan.__main__ import parser
+    text = "".join(parser().format_help().split())  # argparse wraps lines, at hyphens too
+    for name in ("--gpus", "--sharding", "--optimizer", "--grad-accum", "--price", "a100-80gb", "rtx-4090", "llama-7b",
+                 "paged-adamw-8bit", "zero3", "default:16", "q_proj,v_proj"):
+        assert name in text, name

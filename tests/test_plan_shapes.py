@@ -211,9 +211,9 @@ def test_an_unknown_gpu_is_refused_naming_the_known_ones():
       "price_quote": "$1"}, "not both or neither"),
     ({"name": "X", "memory_gb": 80, "memory_source": "nobody2099", "memory_quote": "80GB",
       "unverified": ["bf16", "price"]}, "'nobody2099' is in no .bib file"),
-    ({"name": "X", "memory_gb": 80, "memory_quote": "80GB", "unverified": ["bf16", "price", "bandwidth", "device_memory"]}, "needs memory_source, memory_url or memory_found"),
+    ({"name": "X", "memory_gb": 80, "memory_quote": "80GB", "unverified": ["bf16", "price", "bandwidth", "device_memory", "interconnect"]}, "needs memory_source, memory_url or memory_found"),
     ({"name": "X", "price_usd_per_hour": 1.0, "price_source": "lambda2026pricing", "price_quote": "$1",
-      "unverified": ["memory", "bf16", "bandwidth", "device_memory"]}, "needs the date it was seen"),
+      "unverified": ["memory", "bf16", "bandwidth", "device_memory", "interconnect"]}, "needs the date it was seen"),
 ])
 def test_a_gpu_figure_without_its_source_is_refused(entry, message):
     with pytest.raises(ValueError, match=message):

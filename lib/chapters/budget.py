@@ -696,6 +696,7 @@ def guanaco_tokens(i: Inputs) -> float:
 SHARDED = {"full_shard": ("weights", "gradients", "optimizer", "adapters"),
            "shard_grad_op": ("gradients", "optimizer", "adapters"), "no_shard": ()}
 MINUTES_PER_HOUR = 60
+FSDP_SHARDING = {"full_shard": "zero3", "shard_grad_op": "zero2", "no_shard": "ddp"}  # as the planner names them
 
 
 # The other words Hugging Face's --fsdp option takes beside a strategy: auto_wrap (how the model is cut into
@@ -758,12 +759,14 @@ def rented_full_ft(i: Inputs) -> dict:
     per_node = _size("lambda_a100_node_gpus", i.lambda_a100_node_gpus, whole=True)
     nodes = math.ceil(gpus / per_node)
     strategy = fsdp_strategy(i.alpaca_fsdp)
-    # The planner's full fine-tuning of LLaMA 7B at Alpaca's longest sequence and batch per GPU.
-    job = chapter_job(i, "full", "llama7b", seq=i.alpaca_max_length, batch=i.alpaca_device_batch)
+    # The planner's full fine-tuning of LLaMA 7B at Alpaca's longest sequence and batch per GPU, on its GPUs
+    # under its sharding (FSDP's full_shard is the planner's zero3): each GPU's parts and peak.
+    job = dataclasses.replace(chapter_job(i, "full", "llama7b", seq=i.alpaca_max_length, batch=i.alpaca_device_batch),
+                              gpus=int(gpus), sharding=FSDP_SHARDING[strategy])
     memory = planned_memory(job)
     params = plan_shapes.param_count(job.shape)["total"]
     activations = memory.activations
-    per_gpu = sharded_memory(memory, gpus, strategy)
+    per_gpu = plan_memory.parts(job)["peak"] / 1e9
     if per_gpu > i.a100_80gb_memory:
         raise ValueError(f"Alpaca's fine-tuning needs {per_gpu:.1f} GB on each of its {gpus:g} GPUs with {strategy}, "
                          f"more than an A100's {i.a100_80gb_memory:g} GB: it does not run on the GPUs rented")
@@ -773,8 +776,9 @@ def rented_full_ft(i: Inputs) -> dict:
     usd = budget_usd(i)
     paid = minutes_bought(usd, nodes * node_price, i.lambda_billing_increment)
     return {"gpus": gpus, "nodes": nodes, "node_gpus": per_node, "rented_gpus": nodes * per_node,
-            "strategy": strategy, "memory": memory,
-            "states": memory.weights + memory.gradients + memory.optimizer + memory.adapters,
+            "strategy": strategy, "memory": memory, "job": job,
+            # every model state, over all GPUs (each holds its share: states_per_gpu in the figures)
+            "states": sum(plan_memory.whole_states(job).values()) / 1e9,
             # the checkpoint to load: its 16-bit weights (the fp32 copy the job trains is made on the GPU)
             "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,

@@ -98,6 +98,22 @@ def _scale_word(scale: float, shown: str, lang: str) -> str:
     return compact(scale * (1 if shown == number(1, lang) else 2), lang, 0).split(" ", 1)[1]
 
 
+def compact_range(low: float, high: float, lang: str, decimals: int = 1, fixed: bool = False) -> str:
+    """A range in one scale, the high end's (STYLE.md: one unit for both ends): 0.7–5.3 billion,
+    700–5.300 millones, not 742.2 million–5.3 billion; each end in its own scale only where the low
+    end would round to nothing in the high end's."""
+    low, high = _finite(low), _finite(high)
+    if low > high:
+        raise ValueError(f"range low ({low:g}) is above high ({high:g})")
+    high = _carried(high, lang, decimals)
+    scale, rounding = _scale(high, lang), _places(high, lang, decimals)
+    if scale < 1e3 or round(low / scale, rounding) == 0:
+        return joined(compact(low, lang, decimals, fixed), compact(high, lang, decimals, fixed))
+    whole = not fixed and all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
+    ends = [number(round(v / scale, rounding), lang, 0 if whole else max(0, rounding)) for v in (low, high)]
+    return f"{joined(*ends)} {_scale_word(scale, ends[1], lang)}"
+
+
 def compact_value(x: float, lang: str, decimals: int = 1) -> float:
     """The number `compact` writes for x, as a number: 6,738 millones at one decimal of the English
     billions is 6.7e9 in both languages."""

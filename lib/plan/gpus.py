@@ -17,7 +17,8 @@ from lib.core.inputs import Inputs, bib_keys, load_inputs
 
 GPUS_FILE = Path(__file__).resolve().parents[1] / "data" / "gpus.toml"
 FIGURES = {"memory": "memory_gb", "bf16": "bf16_flops", "price": "price_usd_per_hour",
-           "bandwidth": "bandwidth_bytes_per_s", "device_memory": "device_memory_mib"}
+           "bandwidth": "bandwidth_bytes_per_s", "device_memory": "device_memory_mib",
+           "interconnect": "interconnect_bytes_per_s"}
 MIB = 2**20
 
 
@@ -38,6 +39,10 @@ class Gpu:
     memory_input: str | None = None  # chapters hold them (a what-if on the input moves the planner)
     bandwidth: float | None = None  # memory bandwidth, bytes a second, as the datasheet prints it
     device_memory_mib: int | None = None  # what the driver reports the card holds (nvidia-smi), MiB
+    # GPU to GPU within a node, bytes a second, both directions together as the datasheet prints it:
+    # NVLink for the SXM cards, PCIe for the others (lib.plan.step_time.collectives uses one direction's half)
+    interconnect: float | None = None
+    price_provider: str | None = None  # who sells the GPU-hour at the price
 
 
 INPUTS = ("memory", "price")  # the figures a GPU may read from a sourced input of the chapters (`<figure>_input`)
@@ -85,7 +90,8 @@ def load_gpus() -> dict[str, Gpu]:
                         tuple(entry.get("unverified", ())),
                         {k: v for k, v in entry.items() if k.split("_")[0] in FIGURES or k.startswith("device_memory")},
                         named.get("price"), named.get("memory"), entry.get("bandwidth_bytes_per_s"),
-                        entry.get("device_memory_mib"))
+                        entry.get("device_memory_mib"), entry.get("interconnect_bytes_per_s"),
+                        entry.get("price_provider"))
     return gpus
 
 

@@ -33,7 +33,33 @@ bf16, 6 bytes per vocabulary entry and token), and frees activations as gradient
 is the larger of the two ends: everything saved plus that gradient, or every gradient plus one
 layer's activations. Not modelled, and stated beside the peak: the CUDA context and the caching
 allocator's slack (what `max_memory_reserved` and the device show above `max_memory_allocated`),
-fragmentation, and libraries' workspaces.
+fragmentation, and libraries' workspaces. With gradient accumulation (grad_accum > 1) the gradients of the
+step's earlier micro-batches are alive through the later ones, so the backward pass starts with them too
+(peak_terms: the peak is the same for any accumulation of 2 or more, and the same as without it wherever
+the end of the backward pass is the larger).
+
+The optimizer (`optimizer`), by the bytes of state it keeps per trainable parameter (optimizer_bytes):
+PyTorch's AdamW two states of the parameters' type in 32-bit training (fp32, 8 bytes; `state_bytes` each
+for full-bf16); bitsandbytes' 8-bit AdamW (bnb.optim.AdamW8bit, and PagedAdamW8bit) two uint8 states and,
+block-wise, one fp32 absmax per 256 values of each (Optimizer2State.init_state: `blocks = n // 256`, one more
+for a remainder; `absmax1`, `absmax2` of torch.float32): 2 + 2 × 4 / 256 bytes (a tensor of fewer than
+min_8bit_size = 4,096 values keeps 32-bit states: not counted); its 32-bit paged AdamW 8 bytes (fp32
+states); SGD without momentum (PyTorch's default, momentum = 0) none. A paged optimizer allocates its states
+in CUDA unified memory, which the driver moves to the CPU's memory when the GPU runs short: the peak is
+the same, but a job whose peak exceeds the GPU by no more than those states still runs, slower
+(lib.plan.speed.fits: "fits with paging").
+
+A node of GPUs (`gpus`, data parallel, each GPU its own micro-batch) with a sharding (`sharding`,
+SHARDED): per GPU, DDP keeps every state whole, and its gradient buckets (PyTorch's DistributedDataParallel
+copies each gradient into a flat bucket for its all-reduce unless gradient_as_bucket_view=True, whose
+documentation says that saves "the total gradients size"); ZeRO-1 (llm.c's -z 1) divides the optimizer's
+states among the GPUs; ZeRO-2 (FSDP's SHARD_GRAD_OP) the gradients and the optimizer's states, keeping one
+layer's whole gradients for their reduce-scatter; ZeRO-3 (FSDP's FULL_SHARD: "Parameters, gradients, and
+optimizer states are sharded", each unit all-gathered before its forward and its backward) the weights too,
+keeping gathered in bf16 the outer unit (embeddings and output layer: FSDP's root, not resharded after the
+forward) and two layers (the one computing and the next, prefetched), and one layer's whole gradients.
+Under ZeRO-3 the gathered bf16 weights are the compute copy: no autocast copy of the whole model is kept.
+Activations are each GPU's own micro-batch's.
 """
 
 from __future__ import annotations
@@ -80,6 +106,18 @@ MATH_REPEATED_KV_BYTES = 2 * 4
 # counted with the activations.
 FULL_MIXED_BYTES = {"weights": 4, "gradients": 4, "optimizer": 8}
 LAYER_INPUT_BYTES = 2  # what a checkpointed layer keeps: its bf16 input
+OPTIMIZERS = ("adamw", "adamw-8bit", "paged-adamw-32bit", "paged-adamw-8bit", "sgd")
+PAGED = ("paged-adamw-32bit", "paged-adamw-8bit")
+# bitsandbytes' 8-bit AdamW: two uint8 states and an fp32 absmax per block of 256 values of each
+BNB_BLOCK = 256
+BNB_8BIT_BYTES = 2 * 1 + 2 * 4 / BNB_BLOCK
+# What each sharding divides among the GPUs (the module's docstring): FSDP's FULL_SHARD is zero3,
+# SHARD_GRAD_OP zero2; DDP divides nothing.
+SHARDED = {"ddp": (), "zero1": ("optimizer",), "zero2": ("gradients", "optimizer"),
+           "zero3": ("weights", "adapters", "gradients", "optimizer")}
+SHARDINGS = tuple(SHARDED)
+GATHERED_LAYERS = 2  # ZeRO-3: the layer computing and the next, prefetched
+GATHERED_BYTES = 2  # ZeRO-3 gathers each unit's weights in bf16 (FSDP's MixedPrecision param_dtype)
 DERIVED_RANK = 8  # the LoRA rank of the counted instances (lib.plan.derive)
 
 
@@ -105,13 +143,21 @@ class Job:
     state_bytes: float = 2
     target_parameters: tuple[str, ...] = ()
     parameter_layers: tuple[int, ...] | None = None
+    optimizer: str = "adamw"  # OPTIMIZERS
+    gpus: int = 1  # data-parallel GPUs, each with its own micro-batch of `batch` sequences
+    sharding: str = "ddp"  # SHARDINGS: what the GPUs divide among them
+    grad_accum: int = 1  # micro-batches per optimizer step
 
     def __post_init__(self):
         if self.method not in METHODS:
             raise PlanError("unknown_method", name=repr(self.method), known=", ".join(METHODS))
+        if self.optimizer not in OPTIMIZERS:
+            raise PlanError("unknown_optimizer", name=repr(self.optimizer), known=", ".join(OPTIMIZERS))
+        if self.sharding not in SHARDINGS:
+            raise PlanError("unknown_sharding", name=repr(self.sharding), known=", ".join(SHARDINGS))
         if self.attention not in ATTENTIONS:
             raise PlanError("unknown_attention", name=repr(self.attention), known=", ".join(ATTENTIONS))
-        for name in ("seq", "batch", "rank"):
+        for name in ("seq", "batch", "rank", "gpus", "grad_accum"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise PlanError("bad_number", name=name, value=repr(value))
@@ -146,7 +192,18 @@ class Job:
 
     @property
     def tokens(self) -> int:
+        """Tokens of one micro-batch on one GPU."""
         return self.seq * self.batch
+
+    @property
+    def global_batch(self) -> int:
+        """Sequences per optimizer step: micro-batch × accumulation × GPUs."""
+        return self.batch * self.grad_accum * self.gpus
+
+    @property
+    def step_tokens(self) -> int:
+        """Tokens per optimizer step, over every GPU."""
+        return self.seq * self.global_batch
 
     @property
     def all_linear(self) -> bool:
@@ -317,10 +374,27 @@ def quantised_params(s: Shape) -> int:
     return s.layers * sum(i * o for i, o in linear_modules(s).values())
 
 
-def states(job: Job) -> dict[str, float]:
-    """Bytes of the model states by part (weights, adapters, gradients, optimizer states), and
-    `after_step`: what is allocated right after the optimizer's step, before gradients are cleared.
-    No activation coefficient is needed: any architecture shapes.py reads."""
+def optimizer_bytes(job: Job) -> float:
+    """Bytes of optimizer state per trainable parameter (the module's docstring): AdamW's two states in fp32
+    (8; 2 × state_bytes for full-bf16, PyTorch keeping them in the parameters' type), bitsandbytes' 8-bit
+    AdamW BNB_8BIT_BYTES, its paged 32-bit AdamW 8, SGD without momentum 0."""
+    if job.optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        return BNB_8BIT_BYTES
+    if job.optimizer == "sgd":
+        return 0.0
+    if job.optimizer == "adamw" and job.method == "full-bf16":
+        return 2 * job.state_bytes
+    return 8.0
+
+
+def trainable_params(job: Job) -> int:
+    """The parameters the optimizer updates: every one in full training, the adapters' in LoRA and QLoRA."""
+    return adapter_params(job) if job.adapted else param_count(job.shape)["total"]
+
+
+def whole_states(job: Job) -> dict[str, float]:
+    """Bytes of the model states by part on one GPU holding them whole (weights, adapters, gradients,
+    optimizer states), whatever the sharding."""
     s = job.shape
     p = param_count(s)["total"]
     a = adapter_params(job)
@@ -330,16 +404,51 @@ def states(job: Job) -> dict[str, float]:
     weights = {"full-mixed": mixed["weights"] * p, "full-bf16": 2 * p, "lora": 2 * p,
                "qlora": NF4_BYTES * quantised + job.embedding_bytes * tables + 4 * (p - quantised - tables)}[job.method]
     gradients = {"full-mixed": mixed["gradients"] * p, "full-bf16": 2 * p}.get(job.method, job.adapter_bytes * a)
-    optimizer = {"full-mixed": mixed["optimizer"] * p, "full-bf16": 2 * job.state_bytes * p}.get(job.method, 8 * a)
-    adapters = job.adapter_bytes * a
-    return {"weights": weights, "adapters": adapters, "gradients": gradients, "optimizer": optimizer,
-            "after_step": weights + adapters + gradients + optimizer}
+    return {"weights": weights, "adapters": job.adapter_bytes * a, "gradients": gradients,
+            "optimizer": optimizer_bytes(job) * trainable_params(job)}
 
 
-def parts(job: Job) -> dict[str, float]:
-    """Bytes by part: weights, gradients, optimizer states, adapters (with their gradients and states),
-    activations (saved for the backward pass), and the peak PyTorch allocates during a step."""
-    st = states(job)
+def shard(job: Job) -> dict[str, float]:
+    """What each part is multiplied by on one GPU: 1 ÷ gpus for the parts the sharding divides, else 1."""
+    return {k: 1 / job.gpus if k in SHARDED[job.sharding] else 1.0 for k in ("weights", "adapters", "gradients", "optimizer")}
+
+
+def buffers(job: Job) -> float:
+    """Bytes each GPU keeps for its collectives (the module's docstring): none on one GPU; DDP's gradient
+    buckets, the gradients' size; ZeRO-2's one layer's whole gradients; ZeRO-3's gathered bf16 weights of the
+    outer unit and GATHERED_LAYERS layers, and one layer's whole gradients."""
+    if job.gpus == 1:
+        return 0.0
+    s, whole = job.shape, whole_states(job)
+    layer_gradients = whole["gradients"] / s.layers
+    if job.sharding == "ddp":
+        return whole["gradients"]
+    if job.sharding == "zero2":
+        return layer_gradients
+    if job.sharding == "zero3":
+        p = param_count(s)["total"]
+        tables = s.vocab * s.hidden * (1 if s.tied_embeddings else 2)
+        gathered = tables + GATHERED_LAYERS * (p - tables) / s.layers
+        return GATHERED_BYTES * gathered + layer_gradients
+    return 0.0
+
+
+def states(job: Job) -> dict[str, float]:
+    """Bytes of the model states by part on each GPU (weights, adapters, gradients, optimizer states: their
+    share under the job's sharding, shard), and `after_step`: what is allocated right after the optimizer's
+    step, before gradients are cleared (with the collectives' buffers). No activation coefficient is needed:
+    any architecture shapes.py reads."""
+    whole, share = whole_states(job), shard(job)
+    out = {k: whole[k] * share[k] for k in whole}
+    return out | {"after_step": sum(out.values()) + buffers(job)}
+
+
+PEAK_MOMENTS = ("backward_start", "backward_end")
+
+
+def _activations(job: Job) -> tuple[float, float, float]:
+    """Bytes the forward pass saves for the backward pass, autocast's bf16 copy of the weights (none under
+    ZeRO-3 on several GPUs, whose gathered bf16 weights are the compute copy), and one layer's activations."""
     layer, outside, step = _bytes(job, _activation_key(job))
     plain = job.shape.layers - job.expert_layers  # layers without adapted experts
     per_layer = [layer * job.tokens + step] * min(plain, 1)
@@ -348,17 +457,42 @@ def parts(job: Job) -> dict[str, float]:
         e_layer, _, e_step = _bytes(job, _expert_key(job))
         per_layer.append(e_layer * job.tokens + e_step)
         saved_layers += job.expert_layers * (e_layer * job.tokens + e_step)
-    one_layer = max(per_layer)
     if job.checkpointing:
         saved = (job.shape.layers * LAYER_INPUT_BYTES * job.shape.hidden + outside) * job.tokens
     else:  # the first layer differs from the others by `first` (terms), where the key was counted with one
         saved = saved_layers + (outside + terms(job.shape, _activation_key(job))["first"]) * job.tokens
-    autocast = 2 * param_count(job.shape)["total"] if job.method == "full-mixed" else 0
-    loss_gradient = LOSS_GRADIENT_BYTES * job.shape.vocab * job.tokens
-    start = saved + autocast + loss_gradient + (one_layer if job.checkpointing else 0)
-    end = st["gradients"] + one_layer
+    compute_copy = job.method == "full-mixed" and not (job.gpus > 1 and job.sharding == "zero3")
+    return saved, 2 * param_count(job.shape)["total"] if compute_copy else 0.0, max(per_layer)
+
+
+def peak_terms(job: Job) -> dict:
+    """What is alive at the peak, the sum that is the peak: `moment` (PEAK_MOMENTS: the start of the backward
+    pass, or its end), and `terms`, bytes by what they are (those above zero): the states alive all the time
+    (weights, adapters, optimizer states, the collectives' buffers), then at the start of the backward pass
+    every saved activation, autocast's bf16 copy of the weights, the loss's gradient of the logits, one layer
+    rebuilt under checkpointing, and under accumulation the gradients of the earlier micro-batches; or at its
+    end every gradient and one layer's activations. The parts (`parts`) are not these: the activations and the
+    gradients are not all alive at once, which is why the parts add up to more than the peak."""
+    st = states(job)
+    saved, autocast, one_layer = _activations(job)
+    resident = {"weights": st["weights"], "adapters": st["adapters"], "optimizer": st["optimizer"],
+                "buffers": buffers(job)}
+    start = {"activations": saved, "autocast": autocast, "loss_gradient": LOSS_GRADIENT_BYTES * job.shape.vocab * job.tokens,
+             "rebuilt_layer": one_layer if job.checkpointing else 0.0,
+             "gradients": st["gradients"] if job.grad_accum > 1 else 0.0}
+    end = {"gradients": st["gradients"], "layer_activations": one_layer}
+    moment, alive = ("backward_start", start) if sum(start.values()) >= sum(end.values()) else ("backward_end", end)
+    return {"moment": moment, "terms": {k: v for k, v in (resident | alive).items() if v}}
+
+
+def parts(job: Job) -> dict[str, float]:
+    """Bytes by part on each GPU: weights, adapters, gradients, optimizer states (each its share under the
+    sharding), activations (saved for the backward pass, with autocast's bf16 copy of the weights), the
+    collectives' buffers, the peak PyTorch allocates during a step (the sum of peak_terms), and `after_step`."""
+    st = states(job)
+    saved, autocast, _ = _activations(job)
     return {"weights": st["weights"], "adapters": st["adapters"], "gradients": st["gradients"],
-            "optimizer": st["optimizer"], "activations": saved + autocast,
-            "peak": st["weights"] + st["adapters"] + st["optimizer"] + max(start, end),
+            "optimizer": st["optimizer"], "activations": saved + autocast, "buffers": buffers(job),
+            "peak": sum(peak_terms(job)["terms"].values()),
             # what is allocated right after the optimizer's step, before gradients are cleared
             "after_step": st["after_step"]}

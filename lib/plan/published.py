@@ -18,7 +18,7 @@ from typing import Callable
 
 from lib.core.inputs import bib_keys
 from lib.plan.gpus import GPUS_FILE
-from lib.plan.memory import ALL_LINEAR, ATTENTIONS, METHODS, Job, default_attention
+from lib.plan.memory import ALL_LINEAR, ATTENTIONS, METHODS, SHARDINGS as PLANNED_SHARDINGS, Job, default_attention
 from lib.plan.shapes import SHIPPED, load_config, shape
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[1] / "data" / "plan" / "published.toml"
@@ -96,9 +96,15 @@ class Row:
         is not shipped or the source leaves the sequence, the micro-batch or, for LoRA, rank and targets
         unstated. Checkpointing the source does not state is taken as off; the attention is the row's
         `attention` where the publisher names the one it ran, else the model's default
-        (memory.default_attention: sdpa, or eager where the architecture has no other)."""
+        (memory.default_attention: sdpa, or eager where the architecture has no other). Several GPUs are the
+        job's node (gpus, sharding) where the sharding is one the planner models (not tensor parallelism)."""
         if not self.shipped or self.seq is None or self.micro_batch is None:
             return None
+        node = {}
+        if (self.gpus or 1) > 1:
+            if self.sharding not in PLANNED_SHARDINGS:
+                return None
+            node = {"gpus": self.gpus, "sharding": self.sharding}
         extra = {}
         if self.method in ("lora", "qlora"):
             if self.rank is None or self.targets is None:
@@ -106,7 +112,7 @@ class Row:
             extra = {"rank": self.rank, "targets": self.targets}
         s = shape(load_config(self.model))
         return Job(s, self.method, seq=self.seq, batch=self.micro_batch, checkpointing=bool(self.checkpointing),
-                   attention=self.attention or default_attention(s), **extra)
+                   attention=self.attention or default_attention(s), **extra, **node)
 
     def measured_tokens_per_second_per_gpu(self) -> float | None:
         """A time or throughput row's tokens a second on each GPU (None for a peak, or where the number of

@@ -25,7 +25,7 @@ from lib.core.inputs import Inputs, load_inputs
 from lib.plan.errors import PlanError
 from lib.plan import step_time, validation
 from lib.plan.gpus import Gpu, capacity_bytes, price
-from lib.plan.memory import Job, parts
+from lib.plan.memory import PAGED, Job, parts
 from lib.plan.shapes import expert_parameters, param_count
 
 # The device memory the CUDA context takes before any tensor: the book's own allowance, an assumption,
@@ -58,6 +58,16 @@ def flops_per_token(job: Job, i: Inputs | None = None) -> float:
     return i.flops_per_param_token * n * (lora_flops_share(i) if job.method == "lora" else 1) + adapted_expert_flops(job)
 
 
+def fits_with_paging(job: Job, gpu: Gpu, i: Inputs | None = None) -> bool:
+    """Whether a job with a paged optimizer (memory.PAGED) that does not fit the GPU runs by paging: its
+    peak without the optimizer's states (which the driver moves to the CPU's memory under pressure) fits.
+    False for any other optimizer, and where the peak fits outright."""
+    if job.optimizer not in PAGED:
+        return False
+    p = parts(job)
+    return fits(p["peak"], gpu, i) is False and bool(fits(p["peak"] - p["optimizer"], gpu, i))
+
+
 def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
     """Whether the peak and the CUDA context fit the bytes the GPU holds (gpus.capacity_bytes: as its
     driver reports them where a reading was found; None where its memory is unverified)."""
@@ -70,9 +80,11 @@ def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
 RANGED = ("tokens_per_second", "hours", "cost_usd", "cost_eur")
 
 
-def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
-    """Tokens a second, hours and cost for `tokens` (None where the GPU's peak, bandwidth or price is
-    unverified). By the speed model (`speed_model` "parts"), each with `_low` and `_high` from its range
+def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None,
+          price_usd: float | None = None) -> dict:
+    """Tokens a second (the node's: every GPU's), hours and cost for `tokens`: hours × price per GPU-hour ×
+    GPUs, at `price_usd` where given (the reader's), else the book's sourced price for the GPU (None where
+    the GPU's peak, bandwidth, price or, on several GPUs, interconnect is unverified). By the speed model (`speed_model` "parts"), each with `_low` and `_high` from its range
     (validation.speed_range: the residuals against published measurements), and `mfu` the utilisation of the bf16 peak that speed makes of the module's
     FLOPs per token; or, where `mfu` is given, by the MFU path (`speed_model` "mfu", no range)."""
     i = load_inputs() if i is None else i
@@ -80,37 +92,44 @@ def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs
         raise PlanError("bad_mfu", value=repr(mfu))
     if not tokens > 0:
         raise PlanError("bad_tokens", value=repr(tokens))
+    if price_usd is not None and not price_usd > 0:
+        raise PlanError("bad_price", value=repr(price_usd))
     by_parts = mfu is None
     out = {"speed_model": "parts" if by_parts else "mfu", "mfu": mfu} | dict.fromkeys(RANGED)
     if by_parts:
         out |= {f"{k}_{end}": None for k in RANGED for end in ("low", "high")}
-    if gpu.bf16_flops is None or (by_parts and gpu.bandwidth is None):
+    if gpu.bf16_flops is None or (by_parts and gpu.bandwidth is None) or (job.gpus > 1 and gpu.interconnect is None):
         return out
     if by_parts:
         tps = step_time.tokens_per_second(job, gpu)
-        out["mfu"] = tps * flops_per_token(job, i) / gpu.bf16_flops
+        out["mfu"] = tps * flops_per_token(job, i) / (gpu.bf16_flops * job.gpus)
         low, high = validation.speed_range()
         rates = {"": tps, "_low": tps * low, "_high": tps * high}
     else:
-        rates = {"": mfu * gpu.bf16_flops / flops_per_token(job, i)}
+        rates = {"": mfu * gpu.bf16_flops * job.gpus / flops_per_token(job, i)}
     rate = ecb_rate("USD", i.budget_rate_date)
+    per_gpu_hour = price(gpu, i) if price_usd is None else price_usd
     for end, tps in rates.items():
         hours_end = {"": "", "_low": "_high", "_high": "_low"}[end]  # more tokens a second, fewer hours
         hours = tokens / tps / 3600
         out |= {f"tokens_per_second{end}": tps, f"hours{hours_end}": hours}
-        if price(gpu, i) is not None:
-            usd = hours * price(gpu, i)
+        if per_gpu_hour is not None:
+            usd = hours * per_gpu_hour * job.gpus
             out |= {f"cost_usd{hours_end}": usd, f"cost_eur{hours_end}": usd / rate}
     return out
 
 
-def on_gpu(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None) -> dict:
-    """Whether the job fits the GPU (`fits`) and its speed, hours and cost there (`speed`); where it does
-    not fit, those are None: no number of hours trains a job the GPU cannot hold. Where its memory is
-    unverified (`fits` None), they are given."""
+def on_gpu(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None,
+           price_usd: float | None = None) -> dict:
+    """Whether the job fits each GPU (`fits`), whether it runs by paging its optimizer's states where it does
+    not (`fits_with_paging`: its speed is then the model's without the paging's traffic, a lower bound on the
+    time), and its speed, hours and cost there (`speed`); where it does not fit either way, those are None: no
+    number of hours trains a job the GPU cannot hold. Where its memory is unverified (`fits` None), they are
+    given."""
     i = load_inputs() if i is None else i
     fit = fits(parts(job)["peak"], gpu, i)
-    out = speed(job, gpu, tokens, mfu, i)
-    if fit is False:
+    paging = fits_with_paging(job, gpu, i)
+    out = {"fits_with_paging": paging} | speed(job, gpu, tokens, mfu, i, price_usd)
+    if fit is False and not paging:
         out |= {k: None for k in out if k.split("_")[0] in ("tokens", "hours", "cost")}
     return {"fits": fit} | out

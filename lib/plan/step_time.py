@@ -20,8 +20,25 @@ The parts of a step (`parts`):
   saved activations, moved about three times), and the loss over the logits.
 - `launch`: what the CPU spends launching each kernel; a step takes at least that long.
 
-The step takes the longer of the GPU's work (matmul + attention + memory) and the launches. Tokens a
-second are the step's tokens over its time; the range around them comes from the model's residuals against
+- `communication`: on a node of several GPUs (Job.gpus), the collectives each step runs (`collectives`),
+  at the interconnect's bandwidth one way (half what the datasheet prints for both directions: a ring sends
+  and receives at once) times the share NCCL reaches (speed.toml's `interconnect`). A ring all-reduce moves
+  2(N−1)/N of the buffer through each GPU, an all-gather or a reduce-scatter (N−1)/N (nccl-tests' bus
+  bandwidth factors). DDP all-reduces the gradients; ZeRO-1 and ZeRO-2 reduce-scatter them and all-gather the
+  updated trainable weights (bf16); ZeRO-3 all-gathers the bf16 weights for the forward pass and again for
+  the backward pass, and reduce-scatters the gradients. Under accumulation DDP, ZeRO-1 and ZeRO-2 communicate
+  once an optimizer step (DDP's no_sync), ZeRO-3 every micro-batch; the optimizer's step, too, runs once an
+  optimizer step, and its memory traffic is divided by the accumulation.
+
+What overlaps (the frameworks' design, assumed, not measured): DDP, ZeRO-1 and ZeRO-2 run their gradient
+collectives during the backward pass, as each bucket of gradients is ready: the step takes the forward
+pass's share of the work plus the longer of the backward pass's share and the communication (the backward
+pass's share taken as its products' share: `backward_share`). ZeRO-3 prefetches each unit's weights while
+the previous unit computes, and reduce-scatters during the backward pass: the step takes the longer of the
+work and the communication.
+
+The step takes the longer of that and the launches. Tokens a second are the step's tokens (over every GPU)
+over its time; the range around them comes from the model's residuals against
 published measurements (lib.plan.validation.speed_range, through `range_from_residuals`).
 """
 
@@ -34,7 +51,7 @@ from pathlib import Path
 
 from lib.plan import memory
 from lib.plan.gpus import Gpu
-from lib.plan.memory import Job
+from lib.plan.memory import Job, shard
 from lib.plan.shapes import expert_parameters, linear_modules, param_count
 
 CONSTANTS = Path(__file__).resolve().parents[1] / "data" / "plan" / "speed.toml"
@@ -105,14 +122,14 @@ def parts(job: Job, gpu: Gpu) -> dict[str, float]:
     moved = 0.0
     if job.method == "qlora":  # dequantised to bf16 for each forward pass and for the backward pass
         moved += memory.quantised_params(s) * (memory.NF4_BYTES + 2) * (passes + 1)
-    if job.method == "full-mixed":  # autocast's bf16 copy of each fp32 weight, each forward pass
-        moved += p * (4 + 2) * passes
+    if job.method == "full-mixed":  # autocast's bf16 copy of each fp32 weight (ZeRO-3: of its shard), each forward pass
+        moved += p * (4 + 2) * passes * shard(job)["weights"]
     states = memory.states(job)
     weights_step = {"full-mixed": 4, "full-bf16": 2}.get(job.method, 0) * p * 2  # read and written
-    moved += weights_step + states["gradients"] + 2 * states["optimizer"] + 2 * states["adapters"]
-    plain = memory.parts(dataclasses.replace(job, checkpointing=False))
-    autocast = 2 * p if job.method == "full-mixed" else 0
-    moved += (plain["activations"] - autocast) * (c["traffic"]["activation_passes"] + passes - 1)
+    moved += (weights_step * shard(job)["optimizer"] + states["gradients"]
+              + 2 * states["optimizer"] + 2 * states["adapters"]) / job.grad_accum
+    saved = memory._activations(dataclasses.replace(job, checkpointing=False))[0]
+    moved += saved * (c["traffic"]["activation_passes"] + passes - 1)
     moved += t * s.vocab * c["traffic"]["loss_bytes_per_logit"]
     memory_bound = moved / (gpu.bandwidth * c["bandwidth"]["fraction"])
     # launches
@@ -123,13 +140,50 @@ def parts(job: Job, gpu: Gpu) -> dict[str, float]:
     launches = s.layers * forward * (passes + k["backward_per_forward"])
     launch = launches * c["launch"]["seconds"]
     work = matmul + attention + memory_bound
-    return {"matmul": matmul, "attention": attention, "memory": memory_bound, "launch": launch,
-            "step": max(work, launch)}
+    communication = collectives(job, gpu, c) if job.gpus > 1 else 0.0
+    if job.gpus > 1 and job.sharding == "zero3":
+        overlapped = max(work, communication)
+    else:
+        backward = backward_share(job) * work
+        overlapped = work - backward + max(backward, communication)
+    return {"matmul": matmul, "attention": attention, "memory": memory_bound, "communication": communication,
+            "launch": launch, "step": max(overlapped, launch)}
 
 
-def tokens_per_second(job: Job, gpu: Gpu) -> float:
-    """The job's tokens a second on the GPU, by the model."""
-    return job.tokens / parts(job, gpu)["step"]
+def backward_share(job: Job) -> float:
+    """The backward pass's share of a step's products: 1 for the inputs' gradient and 1 for the weights'
+    where they train, over those and the forward passes (2 under checkpointing)."""
+    passes, trains = (2 if job.checkpointing else 1), (0 if job.adapted else 1)
+    return (1 + trains) / (passes + 1 + trains)
+
+
+def collectives(job: Job, gpu: Gpu, c: dict | None = None) -> float | None:
+    """Seconds of one micro-batch's collectives on a node (the module's docstring), or None where the GPU's
+    interconnect is unverified; 0 on one GPU."""
+    if job.gpus == 1:
+        return 0.0
+    if gpu.interconnect is None:
+        return None
+    c = constants() if c is None else c
+    whole = memory.whole_states(job)
+    ring = (job.gpus - 1) / job.gpus
+    gathered = memory.GATHERED_BYTES * memory.trainable_params(job)  # the updated trainable weights, bf16
+    if job.sharding == "ddp":
+        moved = 2 * ring * whole["gradients"] / job.grad_accum
+    elif job.sharding in ("zero1", "zero2"):
+        moved = ring * (whole["gradients"] + gathered) / job.grad_accum
+    else:  # zero3: every weight gathered twice a micro-batch, the gradients reduce-scattered
+        weights = memory.GATHERED_BYTES * param_count(job.shape)["total"]
+        moved = ring * (2 * weights + whole["gradients"])
+    return moved / (gpu.interconnect / 2 * c["interconnect"]["fraction"])
+
+
+def tokens_per_second(job: Job, gpu: Gpu) -> float | None:
+    """The job's tokens a second on the GPU, or on the node of job.gpus GPUs (every GPU's tokens), by the
+    model; None where a node's interconnect is unverified."""
+    if job.gpus > 1 and gpu.interconnect is None:
+        return None
+    return job.gpus * job.tokens / parts(job, gpu)["step"]
 
 
 def range_from_residuals(pairs: list[tuple[float, float]]) -> tuple[float, float]:

@@ -30,22 +30,23 @@ def _job(row: published.Row):
 
 def predicted_tokens_per_second(row: published.Row) -> float | None:
     """The speed model's tokens a second per GPU at the row's configuration, or None where the planner cannot
-    express it (the module's docstring). The step is one GPU's: data parallelism's communication is not
-    counted."""
+    express it (the module's docstring). A row on several GPUs is the node's speed (with its collectives,
+    step_time) over its GPUs."""
     job, gpu = _job(row), load_gpus().get(row.gpu)
     if job is None or gpu is None or gpu.bf16_flops is None or gpu.bandwidth is None:
         return None
     try:
-        return step_time.tokens_per_second(job, gpu)
+        node = step_time.tokens_per_second(job, gpu)
+        return None if node is None else node / job.gpus
     except PlanError:
         return None
 
 
 def predicted_peak_bytes(row: published.Row) -> float | None:
     """The planner's peak on one GPU at the row's configuration (memory.parts' `peak`), or None where it
-    cannot express it. Only an unsharded row's peak is the planner's (a sharded run holds a share of it)."""
+    cannot express it (on several GPUs, each GPU's under the row's sharding)."""
     job = _job(row)
-    if job is None or (row.sharding not in (None, "none")):
+    if job is None:
         return None
     try:
         return memory.parts(job)["peak"]
