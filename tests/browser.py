@@ -314,7 +314,8 @@ def crawl_site(site: Path) -> dict:
                      # preload: false, or axe-core refetches @import-ed sheets from wrongly resolved URLs.
                      axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
                                   "resultTypes": ["violations"], "preload": False},
-                     screenshots=SCREENSHOTS, workers=1)
+                     # Two pages at a time: the crawl runs beside the tests, and the last of them wait for it.
+                     screenshots=SCREENSHOTS, workers=2)
 
 
 class Background:

@@ -399,8 +399,7 @@ def test_each_review_s_address_is_an_element_of_its_built_page(built_site, publi
             url = urlparse(item["url"])
             path = built_site / url.path.removeprefix(urlparse(BASE).path)
             assert path.exists(), f"{item['url']} names no built page"
-            soup = BeautifulSoup(path.read_text(encoding="utf8"), "html.parser")
-            card = soup.find(id=url.fragment)
+            card = soup(path).find(id=url.fragment)
             assert card is not None, f"{item['url']}: no element has the id {url.fragment}"
             assert "claim" in (card.get("class") or []) or card.find_parent(class_="claim") or card.select_one(".claim")
 
@@ -479,6 +478,5 @@ def test_answers_csv_lists_each_answer_as_the_pages_write_it(lang, built_site):
         assert "index.html" in pages
         for name in pages:
             if name not in texts:
-                soup = BeautifulSoup((built_site / lang / name).read_text(encoding="utf8"), "html.parser")
-                texts[name] = " ".join(soup.get_text(" ").split())
+                texts[name] = " ".join(soup(built_site / lang / name).get_text(" ").split())
             assert " ".join(row["answer"].split()) in texts[name], (row["id"], name)
