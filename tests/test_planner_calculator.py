@@ -31,24 +31,32 @@ MODELS = planner.models()
 GPUS = list(load_gpus())
 # Every model, method, target, checkpointing and attention (8 x 4 x 2 x 2 x 2); the sequence, batch,
 # rank, GPU and tokens cycle through values that reach every GPU, sequences beyond some models' positions
-# (LLaMA 65B's 2,048), batches and ranks at their ends, and tokens from a million to ten trillion.
-SEQS, BATCHES, RANKS, POWERS = (128, 2048, 4096, 32768), (1, 3, 64), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
+# (LLaMA 65B's 2,048) and not powers of two (3,000), batches from 1 to past the old slider's 64, ranks at their
+# ends, and tokens from a million to ten trillion; the node (GPUs, sharding), the optimiser, the accumulation
+# and the reader's price (0: the book's) cycle through a few values each, every sharding and optimiser.
+SEQS, BATCHES, RANKS, POWERS = (128, 2048, 3000, 4096, 32768), (1, 3, 64, 200), (1, 16, 256), (6, 7.25, 9.5, 12.3, 13)
 UTILISATIONS = (0.032, I.palm_mfu, 1.0, 0.23, 0.6, 0.37)
+NODES = ((1, "ddp"), (8, "zero3"), (2, "ddp"), (1, "zero2"), (4, "zero2"), (8, "zero1"), (1, "ddp"))
+OPTIMIZERS, ACCUMS, PRICES = memory.OPTIMIZERS, (1, 4, 1, 16), (0, 0, 2.5, 0, 0.37)
 # The speed by the book's model on two points in three, at a utilisation the reader sets on the third.
 SPEEDS = ("model", "set", "model")
-GRID = [(model, method, targets, SEQS[k % 4], BATCHES[k % 3], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
-         POWERS[k % 5], SPEEDS[k % 7 % 3], UTILISATIONS[k % 6])
+GRID = [(model, method, targets, SEQS[k % 5], BATCHES[k % 4], RANKS[k % 3], ckpt, attention, GPUS[k % len(GPUS)],
+         POWERS[k % 5], SPEEDS[k % 7 % 3], UTILISATIONS[k % 6], *NODES[k % 7], OPTIMIZERS[k % 11 % 5], ACCUMS[k % 4],
+         PRICES[k % 13 % 5])
         for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
             MODELS, memory.METHODS, planner.TARGETS, (False, True), memory.ATTENTIONS))]
 COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens", "speed_by",
-           "utilisation"]
+           "utilisation", "gpus", "sharding", "optimizer", "grad_accum", "price"]
 
 
 def expected(lang: str, model, method, targets, seq, batch, rank, checkpointing, attention, gpu, power,
-             speed_by="model", utilisation=I.palm_mfu) -> list[str]:
-    """The readout as the widget writes it from lib.plan: by the speed model, or at the utilisation set."""
+             speed_by="model", utilisation=I.palm_mfu, gpus=1, sharding="ddp", optimizer="adamw", grad_accum=1,
+             price=0) -> list[str]:
+    """The readout as the widget writes it from lib.plan: by the speed model, or at the utilisation set; at
+    the reader's price where it is above 0, else the book's."""
     lines = planner.readout(lang, model, method, rank, targets, seq, batch, checkpointing, attention, gpu, round(10 ** power), I,
-                            utilisation if speed_by == "set" else None)
+                            utilisation if speed_by == "set" else None, optimizer=optimizer, gpus=gpus,
+                            sharding=sharding, grad_accum=grad_accum, price_usd=price or None)
     return [lines[k] for k in planner.LINES]
 
 
@@ -67,7 +75,8 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     """Vega's expressions, fed every model, method, target, checkpointing and attention with cycled
     sequences, batches, ranks, GPUs and tokens, write what lib.plan and lib.core.figure give: editing the
     formula on one side only fails here."""
-    grid = pd.DataFrame([[m, me, t, str(s), b, r, c, a, g, p, sp, u] for m, me, t, s, b, r, c, a, g, p, sp, u in GRID],
+    # the page's sequence and batch sliders hold powers of ten
+    grid = pd.DataFrame([[m, me, t, math.log10(s), math.log10(b), *rest] for m, me, t, s, b, *rest in GRID],
                         columns=[f"{c}_setting" for c in COLUMNS])
     got = grid_readouts(grid, on_grid(planner.lines(lang)), lang, fields=on_grid(planner.fields(I)),
                         order=list(planner.LINES))
@@ -78,16 +87,29 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
     # The grid reaches every kind of line the GPU table makes possible: fits, does not fit, unverified
     # memory, no peak, no price.
     text, gpus = words(lang)["calculator_plan"], list(load_gpus().values())
-    fits = [w[6] for w in want]
+    rows = [dict(zip(planner.LINES, w)) for w in want]
+    fits = [r["fits"] for r in rows]
     for key, possible in (("fits", True), ("no_fit", True), ("fits_unknown", any(g.memory_gb is None for g in gpus))):
         head = text[key].split("{")[0]
         assert any(f.startswith(head) for f in fits) == possible, key
-    rows = [dict(zip(planner.LINES, w)) for w in want]
     assert (text["no_peak"] in [r["speed"] for r in rows]) == any(g.bf16_flops is None or g.bandwidth is None for g in gpus)
     assert (text["no_price"] in [r["cost"] for r in rows]) == any(g.price_usd_per_hour is None and g.bf16_flops for g in gpus)
     assert any(r["price"].startswith(text["price"].split("{")[0]) for r in rows)
     # A sequence beyond a learned position table's rows (GPT-2's): two lines that say so, and no figure.
     beyond = [w for w in want if w[0].startswith(text["beyond"].split("{")[0])]
+    # On a node: each part is one GPU's, with the collectives' buffers; the peak is the sum of what is alive at
+    # it; a paged optimiser's job that does not fit may fit by paging, and then has a time; the reader's price
+    # comes with the book's beside it.
+    for point, r in zip(GRID, rows):
+        computed = bool(r["fits"])
+        assert not computed or bool(r["node"]) == bool(r["buffers"]) == (point[12] > 1), point
+        assert bool(r["alive"]) == computed and (not computed or r["term_weights"])
+        assert not r["paging"] or (point[14] in memory.PAGED and r["fits"].startswith(text["no_fit"].split("{")[0])
+                                   and r["speed"] != text["no_fit_time"])
+        assert not r["price_book"] or point[16] > 0
+    assert any(r["paging"] for r in rows) and any(r["price_book"] for r in rows) and any(r["node"] for r in rows)
+    assert any(r["term_gradients"] and r["term_activations"] for r in rows)  # accumulation: gradients at the start
+    assert any(r["term_layer_activations"] for r in rows)  # the end of the backward pass
     assert beyond and all(not any(w[2:]) and "GB" not in w[0] + w[1] for w in beyond)
     # Beyond rotary positions (LLaMA 7B's 2,048 at 4,096 tokens): computed, with the warning's two lines.
     warned = [(point, r) for point, r in zip(GRID, rows) if r["warning"]]
@@ -95,16 +117,17 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
                           for point, r in warned)
     assert all(not r["warning"] for point, r in zip(GRID, rows) if point[3] <= shape(load_config(point[0])).max_positions)
     # The speed model's range under each of its figures, and none at a utilisation the reader sets.
-    for (*_, speed_by, _), r in zip(GRID, rows):
+    for point, r in zip(GRID, rows):
+        speed_by = point[COLUMNS.index("speed_by")]
         for key in ("speed", "time", "cost", "euros"):
-            timed = bool(r[key]) and r[key] not in (text["no_fit_time"], text["no_peak"], text["no_price"])
+            timed = bool(r[key]) and r[key] not in (text["no_fit_time"], text["no_peak"], text["no_price"], text["no_link"])
             assert bool(r[f"{key}_range"]) == (timed and speed_by == "model"), (key, r)
     assert any(r["speed_range"] for r in rows) and any(r["speed"] and not r["speed_range"] for r in rows)
     # A job that does not fit the GPU: one line that says so, and no speed, time or cost.
     no_fit = text["no_fit"].split("{")[0]
-    unfit = [r for r in rows if r["fits"].startswith(no_fit)]
+    unfit = [r for r in rows if r["fits"].startswith(no_fit) and not r["paging"]]
     assert unfit and all(r["speed"] == text["no_fit_time"] and not any(r[k] for k in planner.TIME_LINES[1:]) for r in unfit)
-    assert all(r["speed"] != text["no_fit_time"] for r in rows if not r["fits"].startswith(no_fit))
+    assert all(r["speed"] != text["no_fit_time"] for r in rows if not r["fits"].startswith(no_fit) or r["paging"])
     # The notes, wherever the planner computes: QLoRA of a model with fused experts; for gpt-oss-20b, the
     # utilisation OpenAI's example ran at.
     for (model, method, *_), r in zip(GRID, rows):
@@ -129,10 +152,11 @@ def test_it_starts_at_the_chapter_s_example_with_what_the_budget_buys(lang):
     want = [line for line in expected(lang, *point) if line]  # an empty line draws no text
     assert shown[:len(want)] == want
     hours = budget.budget_usd(I) / load_gpus()["h100-sxm"].price_usd_per_hour
-    time, cost = shown[planner.LINES.index("time")], shown[planner.LINES.index("cost")]
+    drawn = dict(zip(planner.LINES, expected(lang, *point)))
+    assert all(drawn[k] in shown for k in ("time", "cost", "euros"))
+    time, cost, euros = drawn["time"], drawn["cost"], drawn["euros"]
     assert Figure.of(hours, "hour", decimals=1).format(lang) in time, time
     assert Figure.of(budget.budget_usd(I), "USD", decimals=2).format(lang) in cost, cost
-    euros = shown[planner.LINES.index("euros")]
     assert Figure.of(I.budget_eur, "EUR", decimals=2).format(lang) in euros, euros
 
 
@@ -151,10 +175,14 @@ def test_the_controls_have_their_own_signal_names_and_start_values():
     assert list(params) == list(planner.SIGNALS.values())
     assert params["plan_model"]["bind"]["options"] == list(MODELS)
     assert params["plan_gpu"]["bind"]["options"] == GPUS
-    assert params["plan_seq"]["bind"]["options"] == [str(s) for s in planner.SEQS]
-    assert spec["usermeta"]["powers"] == ["plan_tokens"]
-    # Every sequence a shipped model can take is offered, up to the longest context.
-    assert planner.SEQS[-1] >= max(shape(load_config(m)).max_positions for m in MODELS)
+    assert params["plan_gpus"]["bind"]["options"] == list(range(1, 9))
+    assert params["plan_sharding"]["bind"]["options"] == list(memory.SHARDINGS)
+    assert params["plan_optimizer"]["bind"]["options"] == list(memory.OPTIMIZERS)
+    assert spec["usermeta"]["powers"] == spec["usermeta"]["whole"] == ["plan_seq", "plan_batch", "plan_tokens"]
+    # Any whole sequence, from one token to past every shipped model's positions (a warning beyond), and a
+    # batch well past the old slider's 64; the price starts at 0, the book's.
+    assert 10 ** planner.RANGES["seq"][1] > max(shape(load_config(m)).max_positions for m in MODELS)
+    assert 10 ** planner.RANGES["batch"][1] >= 10_000 and params["plan_price"]["value"] == 0
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -338,7 +366,7 @@ def test_the_widget_plans_a_node_an_optimiser_accumulation_and_the_reader_s_pric
                             price_usd=2.5, **settings)
     assert shown(1) == [lines[k] for k in planner.LINES if lines[k]]
     j = planner.job(s["model"], "lora", s["rank"], "qv", 3000, 2, False, "sdpa", **settings)
-    assert shown(2) == [planner.peak_sum(lang, j), planner.node_line(lang, j)]
+    assert shown(2) == [planner.node_line(lang, j)]
     alive = memory.peak_terms(j)
     assert sum(alive["terms"].values()) == pytest.approx(memory.parts(j)["peak"])
     assert lines["price"] == words(lang)["calculator_plan"]["price_own"].format(price=Figure.of(2.5, "USD", decimals=2).format(lang))

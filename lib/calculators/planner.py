@@ -38,39 +38,54 @@ from lib.plan.gpus import memory as gpu_memory
 from lib.plan.shapes import SHIPPED, Shape, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
 from lib.site import charts
 
-# The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
-SEQS = tuple(2 ** k for k in range(7, 18))
 # The adapters offered: the attention's query and value matrices (the LoRA paper's; GPT-2 holds them with the
 # keys in one module, c_attn, which is adapted instead: lib.plan.memory.attention_targets), or every linear layer.
 TARGETS = {"qv": ("q_proj", "v_proj"), "all": memory.ALL_LINEAR}
-# The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64), batches up to 64 sequences, and
-# the tokens to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
+# The sliders: LoRA's ranks up to 256 (the LoRA paper tries 1 to 64); the sequence and the batch in powers of
+# ten, whole, from 1 to a million tokens (a warning beyond the model's positions) and to ten thousand
+# sequences (any batch the memory allows: the readout says whether it fits); gradient accumulation up to 1,024
+# micro-batches a step; the reader's price per GPU-hour up to $100 (0: the book's sourced price); the tokens
+# to train in powers of ten, from a million (a small fine-tuning set) to ten trillion.
 # The utilisation of the GPU's bf16 peak (a model FLOPs utilisation) a reader may set instead of the speed
 # model (SPEEDS), from 1 % (OpenAI's gpt-oss-20b example runs at a few: the first article's claim) to all of
 # it, in steps of a tenth of a percent; it starts at PaLM's.
-RANGES = {"rank": (1, 256, 1), "batch": (1, 64, 1), "tokens": (6, 13, 0.01), "utilisation": (0.01, 1, 0.001)}
+RANGES = {"rank": (1, 256, 1), "seq": (0, 6, 0.001), "batch": (0, 4, 0.001), "grad_accum": (1, 1024, 1),
+          "price": (0, 100, 0.01), "tokens": (6, 13, 0.01), "utilisation": (0.01, 1, 0.001)}
+# The sliders that move by powers of ten (their fields take and write 10 to the slider's value, whole).
+POWERS = ("seq", "batch", "tokens")
 SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets", "seq", "batch", "checkpointing",
-                                             "attention", "gpu", "tokens", "speed_by", "utilisation")}
+                                             "attention", "gpu", "gpus", "sharding", "optimizer", "grad_accum",
+                                             "price", "tokens", "speed_by", "utilisation")}
 # How the speed is computed: by the book's speed model (lib.plan.step_time, with its range from the published
 # measurements, lib.plan.validation.speed_range), or at a utilisation of the bf16 peak the reader sets (the
 # MFU path, lib.plan.speed's `mfu` override, no range).
 SPEEDS = ("model", "set")
-# A node: the GPUs offered, and the shardings (DDP, and ZeRO-2 and ZeRO-3 with FSDP's names beside them).
-NODE_GPUS = (1, 2, 4, 8)
-NODE_SHARDINGS = ("ddp", "zero2", "zero3")
+# A node: one to eight GPUs (a node's), and every sharding lib.plan computes (DDP, ZeRO-1 to 3, with FSDP's
+# names beside ZeRO-2 and ZeRO-3).
+NODE_GPUS = tuple(range(1, 9))
+NODE_SHARDINGS = memory.SHARDINGS
 # What the live planner's boxes take beyond the page's sliders: any sequence (a warning beyond the model's
 # positions), any batch the memory allows, any accumulation.
 BOX_LIMITS = {"seq": (1, 10 ** 7), "batch": (1, 10 ** 6), "grad_accum": (1, 10 ** 6)}
-# The readout's lines: each ranged figure is followed by its range (empty at a utilisation the reader sets);
-# a warning for a sequence beyond the model's positions (computed, as transformers runs it); the last three
-# are notes, empty but for the jobs they are about (notes).
-LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "speed_range", "time",
-         "time_range", "cost", "cost_range", "euros", "euros_range", "price", "price_from", "warning", "warning_more", "experts",
-         "measured", "measured_more")
+# What is alive at the peak, one line each (lib.plan.memory.peak_terms' terms, in its order): the peak as
+# the sum it is.
+TERMS = ("weights", "adapters", "optimizer", "buffers", "activations", "autocast", "loss_gradient", "rebuilt_layer",
+         "gradients", "layer_activations")
+TERM_LINES = tuple(f"term_{k}" for k in TERMS)
+# The readout's lines: on a node, that each part is one GPU's; the parts and the peak, then the peak as the
+# sum of what is alive at it; each ranged figure is followed by its range (empty at a utilisation the reader
+# sets); a step's global batch; the price (the reader's with the book's beside it); a warning for a sequence
+# beyond the model's positions (computed, as transformers runs it); the last three are notes, empty but for
+# the jobs they are about (notes).
+LINES = ("node", "weights", "adapters", "gradients", "optimizer", "activations", "buffers", "peak", "alive",
+         "alive_more", *TERM_LINES, "fits", "paging", "speed", "speed_range", "time", "time_range", "cost", "cost_range",
+         "euros", "euros_range", "global_batch", "price", "price_book", "price_from", "warning", "warning_more",
+         "experts", "measured", "measured_more")
 TIME_LINES = ("speed", "speed_range", "time", "time_range", "cost", "cost_range", "euros", "euros_range", "price",
-              "price_from")
+              "price_book", "price_from")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
-         "gpu": "h100-sxm", "speed_by": "model"}
+         "gpu": "h100-sxm", "gpus": 1, "sharding": "ddp", "optimizer": "adamw", "grad_accum": 1, "price": 0,
+         "speed_by": "model"}
 
 
 def job(model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
@@ -175,7 +190,7 @@ def _attention_names(attentions: list[str], lang: str) -> str:
 def limits(name: str) -> tuple[float, float]:
     """The lowest and highest value a slider takes, in the reader's units (tokens, not their power of ten)."""
     low, high, _ = RANGES[name]
-    return (10.0 ** low, 10.0 ** high) if name == "tokens" else (low, high)
+    return (10.0 ** low, 10.0 ** high) if name in POWERS else (low, high)
 
 
 def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
@@ -204,28 +219,38 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     if g is None:
         raise PlanError("unknown_gpu", name=repr(gpu), known=", ".join(load_gpus()))
     parts = memory.parts(j)
-    gb = lambda key: Figure.memory(parts[key] / 1e9).format(lang)  # noqa: E731
-    lines = {key: text["part"].format(part=parts_words[key], memory=gb(key))
+    gb = lambda value: Figure.memory(value / 1e9).format(lang)  # noqa: E731
+    lines = {key: text["part"].format(part=parts_words[key], memory=gb(parts[key]))
              for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
+    count = lambda n: Figure.of(n, "count").format(lang)  # noqa: E731
+    # On a node: that each part is one GPU's, and the collectives' buffers each keeps.
+    lines["node"] = text["node"].format(gpus=count(gpus)) if gpus > 1 else ""
+    lines["buffers"] = text["part"].format(part=parts_words["buffers"], memory=gb(parts["buffers"])) if gpus > 1 else ""
+    lines |= alive_lines(lang, j)
     run = speed.on_gpu(j, g, tokens, utilisation, i, price_usd)
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if run["fits"] is None else text["fits" if run["fits"] else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
+    lines["paging"] = text["paging"] if run["fits_with_paging"] else ""
+    lines["global_batch"] = text["global_batch"].format(global_batch=count(j.global_batch), seq=count(j.seq))
     warned = dict.fromkeys(("warning", "warning_more"), "")
     for key, values in memory.warnings(j):  # seq_beyond, the only one
-        count = {k: Figure.of(v, "count").format(lang) for k, v in values.items()}
-        warned = {"warning": text["warning"].format(**count), "warning_more": text["warning_more"].format(**count)}
-    return lines | _time_lines(lang, run, tokens, g, i, price_usd) | warned | notes(lang, model, method, i)
+        counted = {k: count(v) for k, v in values.items()}
+        warned = {"warning": text["warning"].format(**counted), "warning_more": text["warning_more"].format(**counted)}
+    return lines | _time_lines(lang, run, tokens, g, i, price_usd, gpus) | warned | notes(lang, model, method, i)
 
 
-def peak_sum(lang: str, j: memory.Job) -> str:
-    """The peak as the sum it is (lib.plan.memory.peak_terms: what is alive at its moment), in `lang`, as the
-    command writes it: why the parts above add up to more than the peak."""
-    w = words(lang)["plan"]
+def alive_lines(lang: str, j: memory.Job) -> dict[str, str]:
+    """The peak as the sum it is (lib.plan.memory.peak_terms: what is alive at its moment), one line a term
+    (TERM_LINES, empty for a term that is not alive), under two lines that say at which moment."""
+    text, w = words(lang)["calculator_plan"], words(lang)["plan"]
     alive = memory.peak_terms(j)
-    terms = " + ".join(f"{w['terms'][k]} {Figure.memory(v / 1e9).format(lang)}" for k, v in alive["terms"].items())
-    return w["peak_sum"].format(moment=w["moments"][alive["moment"]], terms=terms,
-                                peak=Figure.memory(memory.parts(j)["peak"] / 1e9).format(lang))
+    out = {"alive": text["alive"], "alive_more": text["alive_more"].format(moment=w["moments"][alive["moment"]])}
+    for n, key in enumerate(TERMS):
+        value = alive["terms"].get(key)
+        out[TERM_LINES[n]] = "" if not value else text["first_term" if key == TERMS[0] else "term"].format(
+            term=text["terms"][key], memory=Figure.memory(value / 1e9).format(lang))
+    return out
 
 
 def node_line(lang: str, j: memory.Job) -> str:
@@ -239,15 +264,18 @@ def node_line(lang: str, j: memory.Job) -> str:
                                step_tokens=count(j.step_tokens), adapter="")
 
 
-def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs, price_usd: float | None = None) -> dict[str, str]:
-    """The speed, time, cost, euros and price lines of a job on a GPU (lib.plan.speed.on_gpu); a job that
-    does not fit it, or a GPU whose peak is unverified, gets one line that says so, and no figure."""
+def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs, price_usd: float | None = None,
+                gpus: int = 1) -> dict[str, str]:
+    """The speed, time, cost, euros and price lines of a job on a GPU or a node of `gpus` (lib.plan.speed.on_gpu);
+    a job that does not fit it (even by paging), a GPU whose peak is unverified, or a node whose interconnect is,
+    gets one line that says so, and no figure. The reader's price comes with the book's beside it."""
     text = words(lang)["calculator_plan"]
     out = dict.fromkeys(TIME_LINES, "")
-    if run["fits"] is False:
+    if run["fits"] is False and not run["fits_with_paging"]:
         return out | {"speed": text["no_fit_time"]}
     if run["tokens_per_second"] is None:
-        return out | {"speed": text["no_peak"]}
+        unlinked = gpus > 1 and g.interconnect is None and g.bf16_flops is not None
+        return out | {"speed": text["no_link" if unlinked else "no_peak"]}
     mfu = Figure.of(run["mfu"], "fraction", decimals=1).format(lang)
     ranged = run["speed_model"] == "parts"
     tps = lambda v: text["per_second"].format(tps=Figure.of(v, "token").format(lang))  # noqa: E731
@@ -277,11 +305,15 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs, price_us
     out["euros"] = text["euros"].format(eur=eur(run["cost_eur"]))
     out |= {"euros_range": spread("cost_eur", eur).get("cost_eur_range", "")}
     # The price the cost is at, and when it was seen: prices of several providers and years sit side by side.
-    if price_usd is not None:  # the reader's own price
-        return out | {"price": text["price_own"].format(price=Figure.of(price_usd, "USD", decimals=2).format(lang))}
-    out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang))
-    out["price_from"] = text["price_from"].format(provider=g.price_provider, seen=fmt.month(price_seen(g, i), lang))
-    return out
+    # The reader's own price comes with the book's beside it.
+    book = price(g, i)
+    sourced = {} if book is None else {
+        "price_from": text["price_from"].format(provider=g.price_provider, seen=fmt.month(price_seen(g, i), lang))}
+    if price_usd is not None:
+        return out | {"price": text["price_own"].format(price=usd(price_usd)),
+                      "price_book": text["no_book_price"] if book is None else text["price_book"].format(price=usd(book))
+                      } | sourced
+    return out | {"price": text["price"].format(price=usd(book))} | sourced
 
 
 def money_range(low: float, high: float, currency: str, lang: str) -> str:
@@ -314,7 +346,9 @@ def _labels(lang: str) -> dict[str, dict[str, str]]:
     return {"model": {m: text["models"].get(m, m) for m in models()},
             "method": {m: text["methods"][m] for m in memory.METHODS},
             "targets": {t: text["targets_options"][t] for t in TARGETS},
-            "seq": {str(s): Figure.of(s, "count").format(lang) for s in SEQS},
+            "gpus": {n: fmt.number(n, lang, 0) for n in NODE_GPUS},
+            "sharding": {k: text["shardings"][k] for k in NODE_SHARDINGS},
+            "optimizer": {k: words(lang)["plan"]["optimizers"][k] for k in memory.OPTIMIZERS},
             "attention": {a: text["attentions"][a] for a in memory.ATTENTIONS},
             "gpu": {k: g.name for k, g in load_gpus().items()},
             "speed_by": {k: text["speeds"][k] for k in SPEEDS}}
@@ -325,7 +359,7 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     whole numbers in the page's number style), a node (GPUs and sharding), an optimiser, a price box (empty:
     the book's sourced price), a box for a config.json of the reader's own (pasted_shape, in place of the
     list's model), a checkbox, the speed (the book's model, or a utilisation the reader sets in its box) and
-    the readout, with the peak as the sum it is and what the job assumes (peak_sum, node_line)."""
+    the readout (with the peak as the sum it is), and what the job assumes (node_line)."""
     i = load_inputs() if inputs is None else inputs
     text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
     plan_words = words(lang)["plan"]
@@ -347,7 +381,7 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     pasted = widgets.Textarea(value="", placeholder=text["config_placeholder"], continuous_update=False,
                               layout=widgets.Layout(width="24em", height="6em"))
     checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
-    # The readout (the static page's lines), then the peak as the sum it is and what the job assumes.
+    # The readout (the static page's lines), then what the job assumes.
     result, explained = widgets.HTML(), widgets.HTML()
 
     def model_defaults(change):  # a model chosen: the attention it runs by default and its utilisation, as on the page
@@ -381,11 +415,11 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
                             price_usd=own_price(), model_shape=own, **settings)
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES if lines[k])
             explained.value = ""
-            if lines["peak"]:  # the job was computed: the peak as the sum it is, and what it assumes
+            if lines["peak"]:  # the job was computed: what it assumes
                 j = job(lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
                         int(values["seq"]), int(values["batch"]), checkpointing.value, attention, model_shape=own,
                         **settings)
-                explained.value = "<br>".join(html.escape(line) for line in (peak_sum(lang, j), node_line(lang, j)))
+                explained.value = html.escape(node_line(lang, j))
         except PlanError as exc:
             result.value, explained.value = html.escape(text["error"].format(message=message(exc, lang))), ""
         except ValueError as exc:
@@ -474,6 +508,8 @@ def constants(i: Inputs) -> dict[str, dict]:
         lora = {t: job(name, "lora", 1, t, 128, 1, False, memory.default_attention(s)) for t in TARGETS}
         out[name] = {"total": counts["total"], "multiplied": counts["multiplied"], "quantised": memory.quantised_params(s),
                      "layers": s.layers, "hidden": s.hidden, "vocab": s.vocab, "positions": s.max_positions,
+                     # the embeddings and the output layer (lib.plan.memory.whole_states, buffers)
+                     "tables": s.vocab * s.hidden * (1 if s.tied_embeddings else 2),
                      "heads": s.heads, "head_dim": s.head_dim, "learned": int(s.learned_positions),
                      # grouped-query attention: QLoRA under sdpa falls back to the math kernel (memory.math_attention)
                      "gqa": int(s.kv_heads != s.heads),
@@ -534,18 +570,38 @@ def fields(i: Inputs) -> dict[str, str]:
         "m": f"{literal(c)}[{sig['model']}]",
         "key": act_key,
         "act": "datum.m.act[datum.key] || []",
-        "seq": f"toNumber({sig['seq']})",
-        "tokens": f"datum.seq * {sig['batch']}",
+        "seq": f"round(pow(10, {sig['seq']}))",
+        "batch": f"round(pow(10, {sig['batch']}))",
+        "tokens": "datum.seq * datum.batch",
         "P": "datum.m.total",
         "Q": "datum.m.quantised",
         "a": f"({adapted} ? {sig['rank']} * ({sig['targets']} == 'all' ? datum.m.adapters_all : datum.m.adapters_qv) : 0)",
-        "weights_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "2 * datum.P",
-                           "qlora": f"{memory.NF4_BYTES!r} * datum.Q + 4 * (datum.P - datum.Q)"}, expr=True),
-        "gradients_bytes": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "4 * datum.a",
-                             "qlora": "4 * datum.a"}, expr=True),
-        "optimizer_bytes": method({"full-mixed": "8 * datum.P", "full-bf16": "4 * datum.P", "lora": "8 * datum.a",
-                             "qlora": "8 * datum.a"}, expr=True),
-        "adapters_bytes": "4 * datum.a",
+        "trainable": f"({adapted} ? datum.a : datum.P)",
+        # the optimiser's bytes of state per trainable parameter (lib.plan.memory.optimizer_bytes)
+        "per_state": f"({sig['optimizer']} == 'adamw-8bit' || {sig['optimizer']} == 'paged-adamw-8bit' ?"
+                     f" {memory.BNB_8BIT_BYTES!r} : {sig['optimizer']} == 'sgd' ? 0 : {sig['optimizer']} == 'adamw' &&"
+                     f" {sig['method']} == 'full-bf16' ? 4 : 8)",
+        # the model states whole, on one GPU holding them all (lib.plan.memory.whole_states)
+        "whole_weights": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "2 * datum.P",
+                                 "qlora": f"{memory.NF4_BYTES!r} * datum.Q + 4 * datum.m.tables + 4 * (datum.P - datum.Q"
+                                          f" - datum.m.tables)"}),
+        "whole_gradients": method({"full-mixed": "4 * datum.P", "full-bf16": "2 * datum.P", "lora": "4 * datum.a",
+                                   "qlora": "4 * datum.a"}),
+        "whole_optimizer": "datum.per_state * datum.trainable",
+        # each GPU's share of them under the sharding (lib.plan.memory.shard, SHARDED)
+        **{f"share_{part}": f"(indexof({json.dumps([s for s, parts in memory.SHARDED.items() if part in parts])},"
+                            f" {sig['sharding']}) >= 0 ? 1 / {sig['gpus']} : 1)"
+           for part in ("weights", "gradients", "optimizer")},
+        "weights_bytes": "datum.whole_weights * datum.share_weights",
+        "gradients_bytes": "datum.whole_gradients * datum.share_gradients",
+        "optimizer_bytes": "datum.whole_optimizer * datum.share_optimizer",
+        "adapters_bytes": "4 * datum.a * datum.share_weights",
+        # the collectives' buffers each GPU keeps (lib.plan.memory.buffers)
+        "layer_gradients": "datum.whole_gradients / datum.m.layers",
+        "buffers_bytes": f"({sig['gpus']} == 1 ? 0 : {sig['sharding']} == 'ddp' ? datum.whole_gradients :"
+                         f" {sig['sharding']} == 'zero2' ? datum.layer_gradients : {sig['sharding']} == 'zero3' ?"
+                         f" {memory.GATHERED_BYTES!r} * (datum.m.tables + {memory.GATHERED_LAYERS!r} * (datum.P -"
+                         f" datum.m.tables) / datum.m.layers) + datum.layer_gradients : 0)",
         # QLoRA of a grouped-query model under sdpa: PyTorch's math kernel, its fp32 scores and repeated keys and
         # values (lib.plan.memory.math_layer_bytes)
         "math": f"{sig['method']} == 'qlora' && {sig['attention']} == 'sdpa' && datum.m.gqa == 1",
@@ -559,12 +615,29 @@ def fields(i: Inputs) -> dict[str, str]:
         "saved_plain": f"datum.m.layers * datum.one_layer + (datum.outside + {term('first')}) * datum.tokens",
         "saved": f"({sig['checkpointing']} ? (datum.m.layers * {memory.LAYER_INPUT_BYTES} * datum.m.hidden"
                  f" + datum.outside) * datum.tokens : datum.saved_plain)",
-        "autocast": f"({sig['method']} == 'full-mixed' ? 2 * datum.P : 0)",
-        "begin": f"datum.saved + datum.autocast + {memory.LOSS_GRADIENT_BYTES} * datum.m.vocab * datum.tokens"
-                 f" + ({sig['checkpointing']} ? datum.one_layer : 0)",
+        # autocast's bf16 copy: none under ZeRO-3 on a node, whose gathered bf16 weights are the compute copy
+        "autocast": f"({sig['method']} == 'full-mixed' && !({sig['gpus']} > 1 && {sig['sharding']} == 'zero3') ?"
+                    f" 2 * datum.P : 0)",
+        # what is alive at the peak (lib.plan.memory.peak_terms), each term as alive_<name> (0 where it is not)
+        "alive_weights": "datum.weights_bytes",
+        "alive_adapters": "datum.adapters_bytes",
+        "alive_optimizer": "datum.optimizer_bytes",
+        "alive_buffers": "datum.buffers_bytes",
+        "loss": f"{memory.LOSS_GRADIENT_BYTES} * datum.m.vocab * datum.tokens",
+        "rebuilt": f"({sig['checkpointing']} ? datum.one_layer : 0)",
+        "accumulated": f"({sig['grad_accum']} > 1 ? datum.gradients_bytes : 0)",
+        "begin": "datum.saved + datum.autocast + datum.loss + datum.rebuilt + datum.accumulated",
         "end": "datum.gradients_bytes + datum.one_layer",
+        "at_start": "datum.begin >= datum.end",
+        "alive_activations": "(datum.at_start ? datum.saved : 0)",
+        "alive_autocast": "(datum.at_start ? datum.autocast : 0)",
+        "alive_loss_gradient": "(datum.at_start ? datum.loss : 0)",
+        "alive_rebuilt_layer": "(datum.at_start ? datum.rebuilt : 0)",
+        "alive_gradients": "(datum.at_start ? datum.accumulated : datum.gradients_bytes)",
+        "alive_layer_activations": "(datum.at_start ? 0 : datum.one_layer)",
         "activations_bytes": "datum.saved + datum.autocast",
-        "peak_bytes": "datum.weights_bytes + datum.adapters_bytes + datum.optimizer_bytes + max(datum.begin, datum.end)",
+        # summed in peak_terms' order, as lib sums them
+        "peak_bytes": " + ".join(f"datum.alive_{k}" for k in TERMS),
         # A figure the GPU's source does not give is -1 (unverified): the lines say so.
         "gpu_memory": pick(sig["gpu"], {k: -1 if gpu_memory(g, i) is None else gpu_memory(g, i) for k, g in gpus.items()}),
         # the bytes a job can use, as the card's driver reports them (lib.plan.gpus.capacity_bytes)
@@ -572,27 +645,41 @@ def fields(i: Inputs) -> dict[str, str]:
                                       for k, g in gpus.items()}),
         "bf16": pick(sig["gpu"], {k: -1 if g.bf16_flops is None else g.bf16_flops for k, g in gpus.items()}),
         "bandwidth": pick(sig["gpu"], {k: -1 if g.bandwidth is None else g.bandwidth for k, g in gpus.items()}),
-        "price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
-        # Whether the peak and the CUDA context fit (1), do not (0), or the memory is unverified (-1); a job
-        # that does not fit, or a GPU whose peak is unverified, has no time or cost (lib.plan.speed.on_gpu).
+        # GPU to GPU, both directions together (lib.plan.step_time.collectives)
+        "interconnect": pick(sig["gpu"], {k: -1 if g.interconnect is None else g.interconnect for k, g in gpus.items()}),
+        "book_price": pick(sig["gpu"], {k: -1 if price(g, i) is None else price(g, i) for k, g in gpus.items()}),
+        # the reader's price per GPU-hour where set (above 0), else the book's
+        "price": f"({sig['price']} > 0 ? {sig['price']} : datum.book_price)",
+        # Whether the peak and the CUDA context fit (1), do not (0), or the memory is unverified (-1); whether
+        # a paged optimiser's job that does not fit runs by paging its states (lib.plan.speed.fits_with_paging);
+        # a job that does not fit either way, a GPU whose peak is unverified, or a node whose interconnect is,
+        # has no time or cost (lib.plan.speed.on_gpu).
         "fit": f"(datum.capacity < 0 ? -1 : datum.peak_bytes + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity ? 1 : 0)",
+        "paged": f"indexof({json.dumps(list(memory.PAGED))}, {sig['optimizer']}) >= 0 && datum.fit == 0 &&"
+                 f" datum.peak_bytes - datum.optimizer_bytes + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity",
         "by_model": f"{sig['speed_by']} == 'model'",
-        "peaked": "datum.bf16 >= 0 && (!datum.by_model || datum.bandwidth >= 0)",
-        "timed": "datum.fit != 0 && datum.peaked",
+        "linked": f"{sig['gpus']} == 1 || datum.interconnect >= 0",
+        "peaked": "datum.bf16 >= 0 && (!datum.by_model || datum.bandwidth >= 0) && datum.linked",
+        "timed": "(datum.fit != 0 || datum.paged) && datum.peaked",
         "flops": f"{i.flops_per_param_token!r} * datum.m.multiplied"
                  f" * ({sig['method']} == 'lora' ? {speed.lora_flops_share(i)!r} : 1)"
                  f" + ({adapted} ? ({sig['targets']} == 'all' ? datum.m.expert_flops_all : datum.m.expert_flops_qv) : 0)",
         **step_fields(next(iter(c.values()))),
-        "tps": f"(datum.by_model ? datum.tokens / datum.step_seconds : {sig['utilisation']} * datum.bf16 / datum.flops)",
-        "mfu": f"(datum.by_model ? datum.tps * datum.flops / datum.bf16 : {sig['utilisation']})",
+        # the node's tokens a second (every GPU's), and the utilisation of its GPUs' peak
+        "tps": f"(datum.by_model ? {sig['gpus']} * datum.tokens / datum.step_seconds :"
+               f" {sig['utilisation']} * datum.bf16 * {sig['gpus']} / datum.flops)",
+        "mfu": f"(datum.by_model ? datum.tps * datum.flops / (datum.bf16 * {sig['gpus']}) : {sig['utilisation']})",
         "tps_low": f"datum.tps * {low!r}",
         "tps_high": f"datum.tps * {high!r}",
         "trained": f"round(pow(10, {sig['tokens']}))",
         # more tokens a second, fewer hours: the hours' low end is at the speed's high end
         **{f"hours{end}": f"datum.trained / datum.tps{other} / 3600"
            for end, other in (("", ""), ("_low", "_high"), ("_high", "_low"))},
-        **{f"usd{end}": f"datum.hours{end} * datum.price" for end in ("", "_low", "_high")},
+        # hours × price per GPU-hour × GPUs
+        **{f"usd{end}": f"datum.hours{end} * datum.price * {sig['gpus']}" for end in ("", "_low", "_high")},
         **{f"eur{end}": f"datum.usd{end} / {rate!r}" for end in ("", "_low", "_high")},
+        # a step's sequences, over every micro-batch and GPU (lib.plan.memory.Job.global_batch)
+        "global_seqs": f"datum.batch * {sig['grad_accum']} * {sig['gpus']}",
         # a sequence beyond the model's positions: computed with a warning, but for a learned position table
         # (GPT-2's), which has no row for it (lib.plan.memory.Job refuses it)
         "beyond": "datum.seq > datum.m.positions",
@@ -624,8 +711,8 @@ def step_fields(tables: dict) -> dict[str, str]:
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
     times = "(datum.passes + 1 + datum.trains)"  # forward passes, the inputs' gradient, the weights' where they train
     k = c["kernels"]
-    flops = f"4 * {sig['batch']} * datum.seq * datum.seq * datum.m.heads * datum.m.head_dim"
-    scores = {kind: f"{sig['batch']} * datum.m.heads * datum.seq * datum.seq * {b!r}"
+    flops = f"4 * datum.batch * datum.seq * datum.seq * datum.m.heads * datum.m.head_dim"
+    scores = {kind: f"datum.batch * datum.m.heads * datum.seq * datum.seq * {b!r}"
               for kind, b in step_time.SCORE_BYTES.items()}
     fused = " || ".join(f"{sig['attention']} == {json.dumps(a)}" for a in memory.FUSED)
     traffic = c["traffic"]
@@ -651,16 +738,34 @@ def step_fields(tables: dict) -> dict[str, str]:
                      f" * (datum.passes + {step_time.ATTENTION_BACKWARD!r}) / (datum.bf16 * {c['attention']['fraction']!r})"
                      f" : {flops} * (datum.passes + 2) / {gemm} + (datum.math ? {scores['math']} : {scores['eager']})"
                      f" * (datum.passes + 2) / {bandwidth})",
+        # autocast's copy of each fp32 weight (ZeRO-3: of its shard); the optimiser's step over the states, once
+        # an optimiser step (divided by the accumulation)
         "moved": f"({sig['method']} == 'qlora' ? datum.Q * ({memory.NF4_BYTES!r} + 2) * (datum.passes + 1) : 0)"
-                 f" + ({sig['method']} == 'full-mixed' ? datum.P * (4 + 2) * datum.passes : 0)"
-                 f" + ({sig['method']} == 'full-mixed' ? 4 : {sig['method']} == 'full-bf16' ? 2 : 0) * datum.P * 2"
-                 f" + datum.gradients_bytes + 2 * datum.optimizer_bytes + 2 * datum.adapters_bytes"
+                 f" + ({sig['method']} == 'full-mixed' ? datum.P * (4 + 2) * datum.passes * datum.share_weights : 0)"
+                 f" + (({sig['method']} == 'full-mixed' ? 4 : {sig['method']} == 'full-bf16' ? 2 : 0) * datum.P * 2"
+                 f" * datum.share_optimizer + datum.gradients_bytes + 2 * datum.optimizer_bytes + 2 * datum.adapters_bytes)"
+                 f" / {sig['grad_accum']}"
                  f" + datum.saved_plain * ({traffic['activation_passes']!r} + datum.passes - 1)"
                  f" + datum.tokens * datum.m.vocab * {traffic['loss_bytes_per_logit']!r}",
         "launch": f"datum.m.layers * (datum.m.kl + {k['per_adapter']!r} * ({adapted} ? ({sig['targets']} == 'all' ?"
                   f" datum.m.n_all : datum.m.n_qv) : 0) + {k['per_routed_expert']!r} * datum.hit)"
                   f" * (datum.passes + {k['backward_per_forward']!r}) * {c['launch']['seconds']!r}",
-        "step_seconds": f"max(datum.matmul + datum.attention + datum.moved / {bandwidth}, datum.launch)",
+        "work": f"datum.matmul + datum.attention + datum.moved / {bandwidth}",
+        # a node's collectives (lib.plan.step_time.collectives): a ring moves (N − 1)/N of a buffer through each
+        # GPU, at the interconnect's bandwidth one way times NCCL's share
+        "ring": f"({sig['gpus']} - 1) / {sig['gpus']}",
+        "gathered": f"{memory.GATHERED_BYTES!r} * datum.trainable",
+        "communication": f"({sig['gpus']} == 1 ? 0 : ({sig['sharding']} == 'ddp' ? 2 * datum.ring * datum.whole_gradients"
+                         f" / {sig['grad_accum']} : {sig['sharding']} == 'zero1' || {sig['sharding']} == 'zero2' ?"
+                         f" datum.ring * (datum.whole_gradients + datum.gathered) / {sig['grad_accum']} :"
+                         f" datum.ring * (2 * ({memory.GATHERED_BYTES!r} * datum.P) + datum.whole_gradients))"
+                         f" / (datum.interconnect / 2 * {c['interconnect']['fraction']!r}))",
+        # what overlaps: ZeRO-3 the whole step with its collectives, the others the backward pass's share
+        # (lib.plan.step_time.backward_share)
+        "backward": "(1 + datum.trains) / (datum.passes + 1 + datum.trains) * datum.work",
+        "overlapped": f"({sig['gpus']} > 1 && {sig['sharding']} == 'zero3' ? max(datum.work, datum.communication) :"
+                      f" datum.work - datum.backward + max(datum.backward, datum.communication))",
+        "step_seconds": "max(datum.overlapped, datum.launch)",
     }
 
 
@@ -672,10 +777,25 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     memory_gb = lambda part: charts.memory_expr(f"datum.{part}_bytes / 1e9", lang)  # noqa: E731
     out = {key: template(text["part"], part=quoted(parts_words[key]), memory=memory_gb(key))
            for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
+    count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
+    node = SIGNALS["gpus"]
+    out["node"] = f"({node} > 1 ? {template(text['node'], gpus=count(node))} : '')"
+    out["buffers"] = f"({node} > 1 ? {template(text['part'], part=quoted(parts_words['buffers']), memory=memory_gb('buffers'))} : '')"
+    # the peak as the sum it is (alive_lines)
+    moments = words(lang)["plan"]["moments"]
+    out["alive"] = quoted(text["alive"])
+    out["alive_more"] = template(text["alive_more"], moment=f"(datum.at_start ? {quoted(moments['backward_start'])} :"
+                                                            f" {quoted(moments['backward_end'])})")
+    for key, line in zip(TERMS, TERM_LINES):
+        written = template(text["first_term" if key == TERMS[0] else "term"], term=quoted(text["terms"][key]),
+                           memory=charts.memory_expr(f"datum.alive_{key} / 1e9", lang))
+        out[line] = f"(datum.alive_{key} ? {written} : '')"
+    out["global_batch"] = template(text["global_batch"], global_batch=count("datum.global_seqs"), seq=count("datum.seq"))
     context = quoted(Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang))
     gpu_gb = charts.figure_expr("datum.gpu_memory", "GB", lang)
     fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
     out["fits"] = f"(datum.fit < 0 ? {fits('fits_unknown')} : datum.fit ? {fits('fits')} : {fits('no_fit')})"
+    out["paging"] = f"(datum.paged ? {quoted(text['paging'])} : '')"
     mfu = charts.percent_expr("datum.mfu", lang)
     tps = lambda value: template(text["per_second"], tps=charts.count_expr(value, "token", lang))  # noqa: E731
 
@@ -683,7 +803,9 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
         shown = template(text["range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
         return f"(datum.timed && datum.by_model{' && datum.price >= 0' if priced else ''} ? {shown} : '')"
 
-    out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : !datum.peaked ? {quoted(text['no_peak'])} : "
+    unlinked = "!datum.linked && datum.bf16 >= 0 && datum.bandwidth >= 0"  # a node's interconnect unverified
+    out["speed"] = (f"(datum.fit == 0 && !datum.paged ? {quoted(text['no_fit_time'])} : !datum.peaked ? ({unlinked} ?"
+                    f" {quoted(text['no_link'])} : {quoted(text['no_peak'])}) : "
                     f"{template(text['speed'], tps=tps('datum.tps'), mfu=mfu)})")
     out["speed_range"] = spread("tps", lambda low, high: template(text["per_second"], tps=charts.range_expr(low, high, "token", lang)))
     shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
@@ -701,12 +823,17 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
                                  for k, g in load_gpus().items() if price(g, i) is not None}, expr=True)
     provider = pick(SIGNALS["gpu"], {k: quoted(g.price_provider or "") for k, g in load_gpus().items()
                                      if price(g, i) is not None}, expr=True)
-    out["price"] = (f"(datum.timed && datum.price >= 0 ? "
-                    f"{template(text['price'], price=charts.money_expr('datum.price', lang))} : '')")
-    # datum.usd, not datum.price: the line "price" before it takes that name in the readout's data
-    out["price_from"] = (f"(datum.timed && datum.usd >= 0 ? "
+    # The price the cost is at: the reader's (the signal above 0), with the book's beside it, or the book's.
+    # datum.usd and datum.book_price, not datum.price: the line "price" before them takes that name in the
+    # readout's data.
+    own = f"{SIGNALS['price']} > 0"
+    priced = "datum.timed && datum.usd >= 0"
+    out["price"] = (f"({priced} ? ({own} ? {template(text['price_own'], price=usd(SIGNALS['price']))} :"
+                    f" {template(text['price'], price=usd('datum.book_price'))}) : '')")
+    out["price_book"] = (f"({priced} && {own} ? (datum.book_price < 0 ? {quoted(text['no_book_price'])} :"
+                         f" {template(text['price_book'], price=usd('datum.book_price'))}) : '')")
+    out["price_from"] = (f"({priced} && datum.book_price >= 0 ? "
                          f"{template(text['price_from'], provider=provider, seen=seen)} : '')")
-    count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
     positions = "datum.m.positions"
     for key in ("warning", "warning_more"):  # lib.plan.memory.warnings' seq_beyond
         out[key] = f"(datum.beyond ? {template(text[key], seq=count('datum.seq'), positions=count(positions))} : '')"
@@ -721,8 +848,9 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     choose = "".join(f"indexof({literal(ms)}, {SIGNALS['model']}) >= 0 ? {quoted(said)} : "
                      for said, ms in by_message.items())
     not_derived = {LINES[0]: f"({choose}'')", LINES[1]: quoted(text["no_attention_more"])}
+    assert set(out) == set(LINES)
     return {key: f"(datum.refused ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
-                 f" : {value})" if key in beyond else f"(datum.computed ? {value} : '')" for key, value in out.items()}
+                 f" : {out[key]})" if key in beyond else f"(datum.computed ? {out[key]} : '')" for key in LINES}
 
 
 def note_lines(lang: str, i: Inputs) -> dict[str, str]:
@@ -764,12 +892,14 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
     utilisation = slider("utilisation", s["utilisation"], expr=f"({SIGNALS['model']} == {example} ? "
                          f"{default_utilisation(article1.GPTOSS_FT_MODEL, i)!r} : {i.palm_mfu!r})")
     params = [select("model", s["model"]), select("method", s["method"]), slider("rank", s["rank"]),
-              select("targets", s["targets"]), select("seq", str(s["seq"])), slider("batch", s["batch"]),
+              select("targets", s["targets"]), slider("seq", math.log10(s["seq"])), slider("batch", math.log10(s["batch"])),
               alt.param(name=SIGNALS["checkpointing"], value=s["checkpointing"], expr=f"indexof({json.dumps(list(CHECKPOINTED_METHODS))}, {SIGNALS['method']}) >= 0",
                         bind=alt.binding_checkbox(name=text["checkpointing"] + " ")),
-              attention, select("gpu", s["gpu"]), slider("tokens", math.log10(s["tokens"])),
-              select("speed_by", s["speed_by"]), utilisation]
-    return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=[SIGNALS["tokens"]],
-                                whole=[SIGNALS["tokens"]], blanks=True,
+              attention, select("gpu", s["gpu"]), select("gpus", s["gpus"]), select("sharding", s["sharding"]),
+              select("optimizer", s["optimizer"]), slider("grad_accum", s["grad_accum"]), slider("price", s["price"]),
+              slider("tokens", math.log10(s["tokens"])), select("speed_by", s["speed_by"]), utilisation]
+    powers = [SIGNALS[name] for name in POWERS]
+    return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=powers,
+                                whole=powers, blanks=True,
                                 react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],
                                        SIGNALS["checkpointing"]: SIGNALS["method"]})
