@@ -877,8 +877,9 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
 
     def slider(name: str, value: float, **expr: str) -> alt.Parameter:
         low, high, step = RANGES[name]
+        label = text["price_slider" if name == "price" else name]
         return alt.param(name=SIGNALS[name], value=value, **expr,
-                         bind=alt.binding_range(min=low, max=high, step=step, name=text[name] + " "))
+                         bind=alt.binding_range(min=low, max=high, step=step, name=label + " "))
 
     # Choosing a model sets the attention it runs by default (eager for gpt-oss, sdpa for the others), as the
     # widget does: Vega evaluates the expression again whenever the model changes (usermeta "react", charts.live_spec).

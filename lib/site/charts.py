@@ -815,7 +815,7 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js);
     `whole`: those of them whose fields take whole numbers only (counts). `blanks`: lines that are empty
     in some settings (the planner's notes) draw nothing, since an empty text would be an image with no name
-    to a screen reader (axe-core's svg-img-alt); the others close up, and the chart keeps its height."""
+    to a screen reader (axe-core's svg-img-alt); the others close up, and the chart is as tall as its lines."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -827,10 +827,10 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     chart = chart.transform_calculate(shown=shown)
     rows = alt.Y("y:O", axis=None)
     if blanks:
-        # The lines that are written, one under the other from the top; the empty rows go to the bottom.
+        # The lines that are written, one under the other from the top; the readout is as tall as they are
+        # (the planner's: its controls come before it, or beside it, so nothing below it moves them).
         chart = chart.transform_filter("datum.shown != ''").transform_window(
             row="row_number()", sort=[alt.SortField("y")]).transform_calculate(y="datum.row - 1")
-        rows = alt.Y("y:O", axis=None, scale=alt.Scale(domain=list(range(len(lines)))))
     chart = chart.mark_text(align="left", fontSize=13.5, x=5).encode(
         y=rows, text="shown:N", description="shown:N",
     ).add_params(*params).properties(
