@@ -190,6 +190,8 @@ CHARTS_BESIDE_TEXT = """() => {
             return {id: c.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
                     smallest: Math.min(...sizes)}; })}; }"""
 CHART_PAGES = ("index", "article1", "article2", "costs", "published", "budget", "plan")
+# The planner's box (lib.site.charts.offline_renderer names a calculator's box by its first control).
+PLANNER_BOX = "chart-plan-model"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -203,7 +205,10 @@ def test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone(tab, base, lan
         assert seen["charts"], f"{lang}/{name} has no chart"
         for chart in seen["charts"]:
             where = f"{lang}/{name} at {DESKTOP_WIDTHS[0]}px, {chart['id']}"
-            assert chart["width"] >= 0.95 * seen["column"], f"{where}: {chart['width']:.0f}px in a {seen['column']:.0f}px column"
+            # The planner's readout sits beside its controls (book.css), in the larger part of the column: at least
+            # half of it (test_the_planner_s_controls_come_first_and_sit_beside_its_readout).
+            column = seen["column"] / 2 if chart["id"] == PLANNER_BOX else seen["column"]
+            assert chart["width"] >= 0.9 * column, f"{where}: {chart['width']:.0f}px in a {column:.0f}px column"
             assert chart["width"] <= seen["column"] + 1 and not chart["scrolls"], f"{where}: wider than its column"
             assert abs(chart["smallest"] - seen["reading"]) <= 0.05 * seen["reading"], (
                 f"{where}: text at {chart['smallest']:.1f}px beside {seen['reading']}px")
@@ -212,6 +217,31 @@ def test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone(tab, base, lan
             where = f"{lang}/{name} at {PHONE['width']}px, {chart['id']}"
             assert chart["right"] <= PHONE["width"] and not chart["scrolls"], f"{where}: {chart}"
             assert chart["smallest"] >= 12 - 0.01, f"{where}: text at {chart['smallest']:.1f}px"
+
+
+PLANNER_PLACES = """() => { const box = document.getElementById('chart-plan-model');
+    const where = e => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top + scrollY,
+                                                                     bottom: r.bottom + scrollY}; };
+    return {first: where(box.querySelector('.vega-bindings select, .vega-bindings input')),
+            controls: where(box.querySelector('.vega-bindings')), readout: where(box.querySelector(':scope > svg'))}; }"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_planner_s_controls_come_first_and_sit_beside_its_readout(tab, base, lang):
+    """The planner is at the top of its page: on a 390 × 844 phone its first control is within the page's first
+    two screens (1,688 px), and its controls come before its readout, one after the other; at 1,366 px the
+    controls and the readout sit side by side, the readout in the column's second half."""
+    tab.open(f"{base}/{lang}/plan.html", PHONE)
+    tab.page.wait_for_selector(f"#{PLANNER_BOX}.drawn", timeout=10000)
+    seen = tab.page.evaluate(PLANNER_PLACES)
+    assert seen["first"]["top"] <= 2 * PHONE["height"], f"{lang}/plan at {PHONE['width']}px: first control at {seen['first']['top']:.0f}px"
+    assert seen["controls"]["bottom"] <= seen["readout"]["top"] + 1, f"{lang}/plan at {PHONE['width']}px: {seen}"
+    tab.open(f"{base}/{lang}/plan.html", {"width": DESKTOP_WIDTHS[0], "height": 768})
+    tab.page.wait_for_selector(f"#{PLANNER_BOX}.drawn", timeout=10000)
+    seen = tab.page.evaluate(PLANNER_PLACES)
+    controls, readout = seen["controls"], seen["readout"]
+    assert controls["right"] <= readout["left"] + 1 and abs(controls["top"] - readout["top"]) < 40, (
+        f"{lang}/plan at {DESKTOP_WIDTHS[0]}px: controls {controls}, readout {readout}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -591,15 +621,26 @@ def query(url: str) -> dict[str, str]:
     return dict(parse_qsl(urlsplit(url).query))
 
 
-def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
-    """The planner's readout from lib for the controls' values as the page holds them (non-empty lines): by the
+def _planner_readout(lang: str, values: dict, checkpointing: bool) -> dict[str, str]:
+    """The planner's readout from lib for the controls' values as the page holds them, line by line: by the
     book's speed model with its range, or, where the speed is by the utilisation set (plan_speed_by), at it."""
-    from lib.calculators.planner import LINES, readout
+    from lib.calculators.planner import readout
 
-    lines = readout(lang, values["model"], values["method"], int(values["rank"]), values["targets"], int(values["seq"]),
-                    int(values["batch"]), checkpointing, values["attention"], values["gpu"],
-                    round(10 ** float(values["tokens"])),
-                    utilisation=float(values["utilisation"]) if values.get("speed_by", "model") == "set" else None)
+    # The sequence, the batch and the tokens are held as powers of ten; a price of 0 is the book's.
+    return readout(lang, values["model"], values["method"], int(values["rank"]), values["targets"],
+                   round(10 ** float(values["seq"])), round(10 ** float(values["batch"])), checkpointing,
+                   values["attention"], values["gpu"], round(10 ** float(values["tokens"])),
+                   utilisation=float(values["utilisation"]) if values.get("speed_by", "model") == "set" else None,
+                   gpus=int(values.get("gpus", 1)), sharding=values.get("sharding", "ddp"),
+                   optimizer=values.get("optimizer", "adamw"), grad_accum=int(values.get("grad_accum", 1)),
+                   price_usd=float(values.get("price", 0)) or None)
+
+
+def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
+    """The planner's readout's non-empty lines, in order (_planner_readout)."""
+    from lib.calculators.planner import LINES
+
+    lines = _planner_readout(lang, values, checkpointing)
     return [lines[k] for k in LINES if lines[k]]
 
 
@@ -609,29 +650,44 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     the checkpointing box) and read the readout: every line is what lib.plan and lib.core.figure give for
     the same settings, in the page's language, and none runs past the chart; a screen reader hears it."""
     from lib.calculators.planner import SIGNALS, start
+    from lib.core import fmt
     from lib.core.inputs import load_inputs
     from lib.core.words import words
 
     s = start(load_inputs())
-    # The sliders whose start lies between two of their steps hold that start until moved: their values.
-    unmoved = {"tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
+    # The sliders whose start lies between two of their steps hold that start until moved: their values. The
+    # sequence and the batch are typed in their fields, exactly (their sliders hold powers of ten, at the
+    # slider's nearest step): what was typed is what they hold.
+    unmoved = {"tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"]),
+               "seq": str(math.log10(s["seq"])), "batch": str(math.log10(s["batch"]))}
+    typed: dict[str, str] = {}
     page = _open(tab, base, f"{lang}/plan.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
     assert all(c.count() == 1 for c in controls.values()), "the planner's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
     # QLoRA of LLaMA 65B on every linear layer at rank 64, four sequences of 2,048 with checkpointing, on
     # an A100 80GB; eager attention; a hundred million tokens (10^8); then a sequence beyond its positions,
-    # all by the book's speed model (its range under each figure); then at a utilisation the reader sets (30 %,
-    # no range), and by the model again. The tokens move first: they start between two steps of their slider,
-    # where it cannot say what it holds (the utilisation too, which the readout reads once it is chosen).
+    # all by the book's speed model (its range under each figure); then a node of eight GPUs under ZeRO-3 with
+    # bitsandbytes' paged 8-bit AdamW, four micro-batches a step and a price of one's own; a sequence of
+    # 3,000 and a batch of 200 (past the old slider's 64); at a utilisation the reader sets (30 %, no range),
+    # and by the model again. The tokens move first: they start between two steps of their slider, where it
+    # cannot say what it holds (the utilisation too, which the readout reads once it is chosen).
     steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
-             ("seq", "2048"), ("batch", "4"), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
-             ("seq", "4096"), ("utilisation", "0.3"), ("speed_by", "set"), ("speed_by", "model"))
+             ("seq", 2048), ("batch", 4), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
+             ("seq", 4096), ("gpus", "8"), ("sharding", "zero3"), ("optimizer", "paged-adamw-8bit"),
+             ("grad_accum", "4"), ("price", "2.5"), ("seq", 3000), ("batch", 200), ("utilisation", "0.3"),
+             ("speed_by", "set"), ("speed_by", "model"))
     text = words(lang)["calculator_plan"]
     ranged = {"model": False, "set": False}  # whether a range line was seen by each way of timing
+    written: set[str] = set()  # the readout's lines written at some step
     for name, value in steps:
         if name == "checkpointing":
             controls[name].check()
+        elif isinstance(value, int):  # a count typed in its field, in the page's number style
+            field = controls[name].locator("xpath=ancestor::label/following-sibling::input[1]")
+            field.fill(fmt.number(value, lang, 0))
+            field.press("Enter")
+            typed[name] = str(math.log10(value))
         elif controls[name].evaluate("e => e.tagName") == "SELECT":
             controls[name].select_option(value)
         else:
@@ -639,8 +695,10 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         unmoved.pop(name, None)
         values = {n: c.input_value() for n, c in controls.items() if n != "checkpointing"}
         checkpointing = controls["checkpointing"].is_checked()
-        assert (checkpointing if name == "checkpointing" else values[name]) == value
-        want = _planner_lines(lang, values | unmoved, checkpointing)
+        if name not in typed:
+            assert (checkpointing if name == "checkpointing" else values[name]) == value
+        want = _planner_lines(lang, values | unmoved | typed, checkpointing)
+        written |= {k for k, v in _planner_readout(lang, values | unmoved | typed, checkpointing).items() if v}
         ranged[values["speed_by"]] |= any(w.startswith(text["range"].split("{")[0]) for w in want)
         _readout_shows(page, chart, want, f"{name} = {value}")
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
@@ -655,6 +713,11 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
             pytest.fail(f"after {name} = {value}: the live region says "
                         f"{chart.evaluate('el => el.nextElementSibling && el.nextElementSibling.outerHTML')!r}")
     assert ranged == {"model": True, "set": False}, f"range lines by the model and at a set utilisation: {ranged}"
+    # On the way: a node's share, the peak as its sum, the global batch, the reader's price beside the book's, the
+    # warning beyond the model's positions; the address holds every control.
+    assert {"node", "buffers", "alive", "term_weights", "global_batch", "price_book", "warning"} <= written, written
+    held = query(page.url)
+    assert set(SIGNALS.values()) <= set(held) and round(10 ** float(held[SIGNALS["seq"]])) == 3000, held
 
 
 def _planner(page):
@@ -679,7 +742,7 @@ def test_the_planner_gives_no_time_or_cost_for_a_job_that_does_not_fit(tab, base
 
     s, text = start(load_inputs()), words(lang)["calculator_plan"]
     values = {"model": "llama-65b", "method": "full-mixed", "rank": str(s["rank"]), "targets": s["targets"],
-              "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": s["gpu"],
+              "seq": str(math.log10(s["seq"])), "batch": str(math.log10(s["batch"])), "attention": s["attention"], "gpu": s["gpu"],
               "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
     page = _open(tab, base, f"{lang}/plan.html")
     controls, chart = _planner(page)
@@ -712,7 +775,7 @@ def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
     s, text = start(i), words(lang)["calculator_plan"]
     # Choosing gpt-oss-20b also sets the utilisation its cookbook example ran at; QLoRA turns checkpointing on.
     values = {"model": "gpt-oss-20b", "method": s["method"], "rank": str(s["rank"]), "targets": s["targets"],
-              "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": "eager", "gpu": s["gpu"],
+              "seq": str(math.log10(s["seq"])), "batch": str(math.log10(s["batch"])), "attention": "eager", "gpu": s["gpu"],
               "tokens": str(math.log10(s["tokens"])), "utilisation": str(default_utilisation("gpt-oss-20b", i))}
     visit = tab.open(f"{base}/{lang}/plan.html", PHONE)
     assert visit.errors == [], visit.errors
@@ -755,19 +818,22 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     from lib.core.inputs import load_inputs
 
     other = next(x for x in LANGS if x != lang)
-    state = {"model": "llama-65b", "method": "qlora", "targets": "all", "rank": "64", "seq": "2048", "batch": "4",
-             "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb", "tokens": "8", "speed_by": "set",
-             "utilisation": "0.3"}
+    # A node of two GPUs under ZeRO-2 with 8-bit AdamW, four micro-batches a step and a price of one's own; the
+    # sequence (3,000 tokens) and the batch (4) held as their powers of ten, as the page writes them.
+    state = {"model": "llama-65b", "method": "qlora", "targets": "all", "rank": "64", "seq": str(math.log10(3000)),
+             "batch": str(math.log10(4)), "checkpointing": "true", "attention": "sdpa", "gpu": "a100-80gb",
+             "gpus": "2", "sharding": "zero2", "optimizer": "adamw-8bit", "grad_accum": "4", "price": "3.5",
+             "tokens": "8", "speed_by": "set", "utilisation": "0.3"}
     query = "&".join(f"{SIGNALS[name]}={value}" for name, value in state.items())
 
     def shows(page, page_lang, expected: dict, checkpointing: bool):
-        """The readout for `expected` (the tokens' power of ten may be off the slider's steps: the slider
-        then shows its nearest step)."""
+        """The readout for `expected` (a power of ten may be off the slider's steps: the slider then shows its
+        nearest step)."""
         controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
         chart = page.locator("div.vega-chart", has=controls["rank"])
         _readout_shows(page, chart, _planner_lines(page_lang, expected, checkpointing), f"opening {page.url}")
         held = {n: controls[n].input_value() for n in expected}
-        off_steps = ("tokens", "utilisation")
+        off_steps = ("tokens", "utilisation", "seq", "batch")
         assert {n: round(float(v), 2) if n in off_steps else v for n, v in held.items()} == \
             {n: round(float(v), 2) if n in off_steps else v for n, v in expected.items()}
         assert controls["checkpointing"].is_checked() == checkpointing
@@ -793,7 +859,7 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     page = _open(tab, base, f"{lang}/plan.html?{bad}")
     s = start(load_inputs())
     shows(page, lang, {"model": s["model"], "method": s["method"], "targets": s["targets"], "rank": str(s["rank"]),
-                       "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": "a100-80gb",
+                       "seq": str(math.log10(s["seq"])), "batch": str(math.log10(s["batch"])), "attention": s["attention"], "gpu": "a100-80gb",
                        "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}, False)
 
 
