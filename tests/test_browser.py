@@ -720,6 +720,75 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     assert set(SIGNALS.values()) <= set(held) and round(10 ** float(held[SIGNALS["seq"]])) == 3000, held
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_pasted_config_is_planned_as_lib_plans_its_file(tab, base, lang):
+    """The page reads a pasted config.json as lib.plan reads a config's file: for shipped configs of three
+    architectures its constants are lib's (planner.constants: the shape, the parameter count, the adapters,
+    the activations' terms); pasted in its box, Mistral 7B's config gives the readout lib gives for that
+    shape, in place of the list's model; a config lib refuses gets lib's message in the page's language
+    under the box and no figure in the readout; emptied, the list's model is back."""
+    import json
+
+    from lib.calculators.planner import LINES, constants, own_options, readout, start
+    from lib.core import fmt
+    from lib.core.inputs import load_inputs
+    from lib.core.words import words
+    from lib.plan import memory
+    from lib.plan.errors import PlanError, message
+    from lib.plan.shapes import load_config, param_count, shape
+
+    i = load_inputs()
+    page = _open(tab, base, f"{lang}/plan.html")
+    controls, chart = _planner(page)
+    own, table = own_options(lang), constants(i)
+
+    def written(value):  # as the page writes a shipped model's table (planner.literal)
+        if isinstance(value, dict):
+            return {k: written(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [written(v) for v in value]
+        return value if isinstance(value, str) else float(f"{float(value):.10g}")
+
+    for name in ("llama-3.1-8b", "gpt2", "mixtral-8x7b-instruct"):
+        got = page.evaluate("([t, o]) => window.bookPlannerModel(t, o)", [json.dumps(load_config(name)), own])
+        s = shape(load_config(name))
+        fields = ("model_type", "arch", "vocab", "hidden", "layers", "heads", "kv_heads", "head_dim", "intermediate",
+                  "experts", "experts_per_token", "max_positions")
+        assert {f: got["shape"][f] for f in fields} == {f: getattr(s, f) for f in fields}, name
+        assert got["m"]["total"] == written(param_count(s)["total"]), name
+        assert got["m"]["default_attention"] == memory.default_attention(s), name
+        assert written({k: got["m"][k] for k in table[name]}) == written(table[name]), name
+    area = chart.locator("textarea")
+    note = area.locator("xpath=ancestor::label/following-sibling::p[1]")
+    s = start(i)
+    s["tokens"] = round(10 ** math.log10(s["tokens"]))  # as the page's slider of powers of ten holds it
+    mistral = shape(load_config("mistral-7b"))
+    area.fill(json.dumps(load_config("mistral-7b"), indent=2))
+    area.dispatch_event("change")
+    lines = readout(lang, s["model"], s["method"], s["rank"], s["targets"], s["seq"], s["batch"], False,
+                    memory.default_attention(mistral), s["gpu"], s["tokens"], i, model_shape=mistral)
+    _readout_shows(page, chart, [lines[k] for k in LINES if lines[k]], "Mistral 7B's config pasted")
+    assert fmt.number(param_count(mistral)["total"], lang, 0) in note.text_content(), note.text_content()
+    text = words(lang)["calculator_plan"]
+    for bad in ('{"model_type": "llama", "hidden_size": 64}', '{"model_type": "bert"}', "[1, 2]"):
+        area.fill(bad)
+        area.dispatch_event("change")
+        try:
+            planner_shape = shape(json.loads(bad)) if bad.startswith("{") else PlanError("not_object", path=text["pasted"])
+        except PlanError as refused:
+            planner_shape = refused
+        assert isinstance(planner_shape, PlanError)
+        said = text["error"].format(message=message(planner_shape, lang))
+        page.wait_for_function("([el, said]) => el.textContent === said", arg=[note.element_handle(), said], timeout=3000)
+        _readout_shows(page, chart, [text["config_bad"], text["config_bad_more"]], f"{bad} pasted")
+        assert not [line for line in _drawn(chart) if "GB" in line], _drawn(chart)
+    area.fill("")
+    area.dispatch_event("change")
+    lines = readout(lang, s["model"], s["method"], s["rank"], s["targets"], s["seq"], s["batch"], False, s["attention"],
+                    s["gpu"], s["tokens"], i)
+    _readout_shows(page, chart, [lines[k] for k in LINES if lines[k]], "the box emptied")
+
+
 def _planner(page):
     """The planner's controls by name, and its chart."""
     from lib.calculators.planner import SIGNALS

@@ -64,7 +64,7 @@ def on_grid(expressions: dict[str, str]) -> dict[str, str]:
     """The chart's expressions reading the grid's columns instead of the controls' signals."""
     out = {}
     for key, expr in expressions.items():
-        for name, signal in planner.SIGNALS.items():
+        for name, signal in (*planner.SIGNALS.items(), ("own", planner.OWN)):  # no model of one's own on the grid
             expr = re.sub(rf"\b{signal}\b", f"datum.{name}_setting", expr)
         out[key] = expr
     return out
@@ -172,7 +172,7 @@ def test_it_offers_every_shipped_model_the_planner_computes_and_only_those():
 def test_the_controls_have_their_own_signal_names_and_start_values():
     spec = planner.planner_chart("en", I).to_dict()
     params = {p["name"]: p for p in spec["params"]}
-    assert list(params) == list(planner.SIGNALS.values())
+    assert list(params) == [*planner.SIGNALS.values(), planner.OWN]
     assert params["plan_model"]["bind"]["options"] == list(MODELS)
     assert params["plan_gpu"]["bind"]["options"] == GPUS
     assert params["plan_gpus"]["bind"]["options"] == list(range(1, 9))

@@ -157,6 +157,7 @@ window.bookCalculator = function (box, view, options) {
     navigator.clipboard.writeText(anchor.href).then(function () { copied.textContent = messages.copied; }, function () {});
   });
   said.after(link);
+  if (options.own && window.bookPlannerBox) window.bookPlannerBox(box, view, options.own);
   return restored.then(function () {
     address();
     controls.forEach(function (control) {
@@ -175,4 +176,226 @@ window.bookCalculator = function (box, view, options) {
       });
     });
   });
+};
+
+/* The planner's model of the reader's own (lib/calculators/planner.py, own_options): a Hugging Face
+   config.json pasted as text, read as lib.plan reads a config's file and turned into the constants the
+   page's expressions read of a shipped model (planner.constants), or a message in the page's language
+   from lib.plan's own (lib/data/words [plan.errors]). Written again from lib/plan/shapes.py (shape,
+   param_count, linear_modules, expert_parameters, all_linear_parameters) and lib/plan/memory.py (terms,
+   adapter_params, quantised_params) and speed.adapted_expert_flops; tests/test_browser.py holds the two
+   together on shipped configs. Returns {m, shape} or {error}. */
+window.bookPlannerModel = function (text, own) {
+  var w = own.words;
+  function fail(key, values) {
+    var said = w.errors[key].replace(/\{(\w+)(!r)?\}/g, function (_, name) { return values[name]; });
+    return {error: w.error.replace("{message}", said)};
+  }
+  function repr(value) {  // as Python's repr writes a config's value
+    if (value === null || value === undefined) return "None";
+    if (value === true || value === false) return value ? "True" : "False";
+    if (typeof value === "string") return "'" + value + "'";
+    if (Array.isArray(value)) return "[" + value.map(repr).join(", ") + "]";
+    if (typeof value === "object") return "{...}";
+    return String(value);
+  }
+  var config;
+  try {
+    config = JSON.parse(text);
+  } catch (problem) {
+    var at = /line (\d+) column (\d+)/.exec(String(problem.message));
+    return fail("not_json", {path: w.path, error: at ? at[1] + ":" + at[2] : "?"});
+  }
+  if (config === null || typeof config !== "object" || Array.isArray(config)) return fail("not_object", {path: w.path});
+  function given(name) { return config[name] !== undefined && config[name] !== null; }
+  function field() {  // shapes._field: the first name given, a positive whole number
+    var names = Array.prototype.slice.call(arguments);
+    for (var n = 0; n < names.length; n++) {
+      if (!given(names[n])) continue;
+      var value = config[names[n]];
+      if (typeof value !== "number" || !Number.isInteger(value) || value <= 0)
+        throw fail("bad_field", {field: repr(names[n]), value: repr(value)});
+      return value;
+    }
+    throw fail("missing_field", {field: names.map(repr).join(" or ")});
+  }
+  var archs = own.architectures, type = config.model_type;
+  if (!Object.prototype.hasOwnProperty.call(archs, type)) {
+    type = null;
+    (config.architectures || []).forEach(function (cls) {
+      Object.keys(archs).forEach(function (kind) { if (!type && archs[kind][1] === cls) type = kind; });
+    });
+    if (!type) return fail("unknown_arch", {model_type: repr(config.model_type), architectures: repr(config.architectures),
+                                            known: Object.keys(archs).sort().join(", ")});
+  }
+  var s;
+  try {
+    var arch = archs[type][0];
+    if (arch === "gpt2") {
+      var h = field("n_embd"), heads = field("n_head");
+      s = {model_type: type, arch: arch, vocab: field("vocab_size"), hidden: h, layers: field("n_layer"), heads: heads,
+           kv_heads: heads, head_dim: Math.floor(h / heads), intermediate: config.n_inner || 4 * h, experts: 1,
+           experts_per_token: 1, tied: "tie_word_embeddings" in config ? !!config.tie_word_embeddings : true,
+           max_positions: field("n_positions"), qkv_bias: 1, o_bias: 1, mlp_bias: 1, router_bias: 0, qk_norm: 0,
+           sinks: 0, learned: 1, mlp: "gelu", norm: "layernorm"};
+    } else {
+      var hidden = field("hidden_size"), n = field("num_attention_heads"), moe = type === "mixtral" || type === "gpt_oss";
+      var experts = moe ? field("num_local_experts") : 1, perToken = moe ? field("num_experts_per_tok", "experts_per_token") : 1;
+      var bias = !!config.attention_bias;
+      s = {model_type: type, arch: arch, vocab: field("vocab_size"), hidden: hidden, layers: field("num_hidden_layers"),
+           heads: n, kv_heads: config.num_key_value_heads ? field("num_key_value_heads") : n,
+           head_dim: config.head_dim ? field("head_dim") : Math.floor(hidden / n), intermediate: field("intermediate_size"),
+           experts: experts, experts_per_token: perToken,
+           tied: !!config.tie_word_embeddings, max_positions: field("max_position_embeddings", "max_sequence_length"),
+           qkv_bias: +(type === "qwen2" || bias), o_bias: +bias, mlp_bias: +(type === "gpt_oss" || !!config.mlp_bias),
+           router_bias: +(type === "gpt_oss"), qk_norm: +(type === "olmo2"), sinks: +(type === "gpt_oss"), learned: 0,
+           mlp: "swiglu", norm: "rmsnorm"};
+    }
+  } catch (refused) {
+    if (refused && refused.error) return refused;
+    throw refused;
+  }
+  var coefficients = own.coefficients[s.model_type];
+  if (!coefficients) return fail("arch_not_derived", {name: s.model_type, known: Object.keys(own.coefficients).join(", ")});
+  // shapes._parts and param_count
+  var q = s.heads * s.head_dim, kv = s.kv_heads * s.head_dim;
+  var attention = s.hidden * (q + 2 * kv) + q * s.hidden;
+  attention += (q + 2 * kv) * s.qkv_bias + s.hidden * s.o_bias;
+  attention += (q + kv) * s.qk_norm + s.heads * s.sinks;
+  var expert = s.mlp === "gelu" ? 2 * s.hidden * s.intermediate + (s.intermediate + s.hidden) * s.mlp_bias
+    : 3 * s.hidden * s.intermediate + (2 * s.intermediate + s.hidden) * s.mlp_bias;
+  var norm = s.hidden * (s.norm === "layernorm" ? 2 : 1);
+  var router = s.experts > 1 ? s.hidden * s.experts + s.experts * s.router_bias : 0;
+  var parts = {embeddings: s.vocab * s.hidden + (s.learned ? s.max_positions * s.hidden : 0),
+               lm_head: s.tied ? 0 : s.vocab * s.hidden, attention: s.layers * attention,
+               experts: s.layers * s.experts * expert, router: s.layers * router, norms: s.layers * 2 * norm + norm};
+  var shared = parts.embeddings + parts.lm_head + parts.attention + parts.router + parts.norms;
+  var active = shared + s.layers * s.experts_per_token * expert;
+  var total = shared + parts.experts;
+  var multiplied = active - parts.embeddings + (s.tied ? s.vocab * s.hidden : 0);
+  // shapes.linear_modules, expert_parameters, all_linear_parameters
+  var modules = s.arch === "gpt2" ? [["c_attn", s.hidden, 3 * s.hidden], ["attn.c_proj", s.hidden, s.hidden],
+                                     ["c_fc", s.hidden, s.intermediate], ["mlp.c_proj", s.intermediate, s.hidden]]
+    : [["q_proj", s.hidden, q], ["k_proj", s.hidden, kv], ["v_proj", s.hidden, kv], ["o_proj", q, s.hidden]].concat(
+      s.experts === 1 ? [["gate_proj", s.hidden, s.intermediate], ["up_proj", s.hidden, s.intermediate],
+                         ["down_proj", s.intermediate, s.hidden]] : []);
+  var stacks = s.experts === 1 ? [] : [[s.hidden, 2 * s.intermediate], [s.intermediate, s.hidden]];
+  var implied = s.model_type === "mixtral" ? [[s.hidden, s.experts, 1, 1], [s.hidden, 2 * s.intermediate, s.experts, 2],
+                                              [s.intermediate, s.hidden, s.experts, 1]] : [];
+  var qv = s.arch === "gpt2" ? ["c_attn"] : ["q_proj", "v_proj"];
+  var on = {qv: modules.filter(function (m) { return qv.indexOf(m[0]) >= 0; }), all: modules};
+  function grouped(shapes) {  // planner._grouped: [count, k, n, ...], alike shapes once, in order
+    var order = [], counts = {};
+    shapes.forEach(function (kn) {
+      var key = kn[0] + "," + kn[1];
+      if (!(key in counts)) { counts[key] = 0; order.push(kn); }
+      counts[key] += 1;
+    });
+    return order.reduce(function (out, kn) { return out.concat([counts[kn[0] + "," + kn[1]], kn[0], kn[1]]); }, []);
+  }
+  function sum(list, each) { return list.reduce(function (total, x) { return total + each(x); }, 0); }
+  // memory.adapter_params at rank 1, and speed.adapted_expert_flops: "all-linear" adapts Mixtral's experts
+  var adapters = {qv: s.layers * sum(on.qv, function (m) { return 1 * (m[1] + m[2]); }),
+                  all: s.layers * sum(modules, function (m) { return 1 * (m[1] + m[2]); })
+                    + s.layers * sum(implied, function (p) { return 1 * p[3] * p[2] * (p[0] + p[1]); })};
+  var flops = {qv: 0, all: implied.length ? 2 * s.layers * s.experts_per_token * sum(stacks, function (p) { return p[0] * p[1]; }) : 0};
+  // memory.terms: what each counted instance keeps, by the shape's sizes
+  function terms(c) {
+    function g(name) { return c[name] || 0; }
+    var repeated = (s.kv_heads > 1 ? s.heads : s.kv_heads) * s.head_dim;
+    var layer = c.layer_one + c.layer_hidden * s.hidden + g("layer_q") * s.heads * s.head_dim
+      + g("layer_kv") * s.kv_heads * s.head_dim + g("layer_kv_repeated") * repeated
+      + c.layer_ffn * s.intermediate * s.experts_per_token + c.layer_heads * s.heads
+      + g("layer_experts") * s.experts + g("layer_routed") * s.experts_per_token
+      + g("layer_routed_hidden") * s.experts_per_token * s.hidden;
+    var found = {layer: layer, layer_seq: g("layer_heads_seq") * s.heads + g("layer_seq"),
+                 outside: c.outside_hidden * s.hidden + g("outside_head_dim") * s.head_dim + c.outside_vocab * s.vocab,
+                 outside_seq: g("outside_seq"),
+                 first: g("first_q") * s.heads * s.head_dim + g("first_kv") * s.kv_heads * s.head_dim,
+                 step_fixed: g("step_experts") * s.experts,
+                 step_weights: g("step_expert_weights") * s.experts * s.hidden * s.intermediate,
+                 step_rank: (g("step_expert_factors_hidden") * s.experts * s.hidden
+                             + g("step_expert_factors_ffn") * s.experts * s.intermediate) / own.rank};
+    return own.terms.map(function (name) { return found[name] || 0; });
+  }
+  var act = {}, derived = {};
+  Object.keys(coefficients).sort().forEach(function (method) {
+    Object.keys(coefficients[method]).forEach(function (kind) { derived[method + "." + kind] = 1; });
+  });
+  Object.keys(derived).sort().forEach(function (key) {
+    var parts = key.split(".");
+    act[key] = terms(coefficients[parts[0]][parts[1]]);
+    derived[parts[1]] = 1;
+  });
+  var attentions = own.attentions.filter(function (a) { return derived[own.stored[a]]; });
+  function padded(list, length) { while (list.length < length) list = list.concat([0]); return list; }
+  var m = {total: total, multiplied: multiplied, quantised: s.layers * sum(modules, function (x) { return x[1] * x[2]; }),
+           layers: s.layers, hidden: s.hidden, vocab: s.vocab, positions: s.max_positions,
+           tables: s.vocab * s.hidden * (s.tied ? 1 : 2), heads: s.heads, head_dim: s.head_dim, learned: s.learned,
+           gqa: +(s.kv_heads !== s.heads), qv_key: s.arch === "gpt2" ? "lora-c_attn" : "lora-qv", attentions: attentions,
+           adapters_qv: adapters.qv, adapters_all: adapters.all, expert_flops_qv: flops.qv, expert_flops_all: flops.all,
+           act: act, mm: padded(grouped(modules.map(function (x) { return [x[1], x[2]]; })), own.lengths.mm),
+           ad_qv: padded(grouped(on.qv.map(function (x) { return [x[1], x[2]]; })), own.lengths.ad_qv),
+           ad_all: padded(grouped(modules.map(function (x) { return [x[1], x[2]]; })), own.lengths.ad_all),
+           n_qv: on.qv.length, n_all: modules.length, E: s.experts,
+           share: s.experts > 1 ? s.experts_per_token / s.experts : 0,
+           xs: padded(s.experts > 1 ? grouped(stacks) : [], own.lengths.xs),
+           xall: s.experts > 1 && implied.length ? 1 : 0, kl: own.kernels[s.arch]};
+  if (["mm", "ad_qv", "ad_all", "xs"].some(function (k) { return m[k].length > own.lengths[k]; }))
+    return fail("arch_not_derived", {name: s.model_type, known: Object.keys(own.coefficients).join(", ")});
+  // As the page writes a shipped model's table (planner.literal): numbers to ten significant digits.
+  function written(value) {
+    if (typeof value === "number") return Number(value.toPrecision(10));
+    if (Array.isArray(value)) return value.map(written);
+    if (value && typeof value === "object") {
+      var out = {};
+      Object.keys(value).forEach(function (k) { out[k] = written(value[k]); });
+      return out;
+    }
+    return value;
+  }
+  m = written(m);
+  // the attention it runs by default (memory.default_attention), and the message for one it is not derived with
+  m.default_attention = attentions.indexOf("sdpa") >= 0 || !Object.keys(act).length ? "sdpa" : "eager";
+  m.no_attention = w.no_attention.replace("{attention}", attentions.map(function (a) { return w.attentions[a]; }).join(", "));
+  return {m: m, shape: s};
+};
+
+/* The box for a pasted config.json under the planner's controls: what it holds, once read, sets the page's
+   model (the signal own.signal) in place of the list's, and its default attention; a config it refuses
+   gets its message under the box, in the page's language, and the readout no figure. Emptied, the list's
+   model is back. */
+window.bookPlannerBox = function (box, view, own) {
+  var form = box.querySelector("form.vega-bindings") || box.querySelector(".vega-bindings");
+  if (!form) return;
+  var label = document.createElement("label"), area = document.createElement("textarea"), note = document.createElement("p");
+  label.className = "calculator-config";
+  label.append(own.words.label);
+  area.rows = 4;
+  area.placeholder = own.words.placeholder;
+  area.spellcheck = false;
+  label.append(area);
+  note.className = "calculator-note";
+  note.setAttribute("aria-live", "polite");
+  form.append(label, note);
+  function read() {
+    var text = area.value.trim();
+    if (!text) {
+      note.textContent = "";
+      area.removeAttribute("aria-invalid");
+      return view.signal(own.signal, null).runAsync();
+    }
+    var found = window.bookPlannerModel(text, own);
+    if (found.error) {
+      note.textContent = found.error;
+      area.setAttribute("aria-invalid", "true");
+      return view.signal(own.signal, {error: found.error}).runAsync();
+    }
+    area.removeAttribute("aria-invalid");
+    var lang = document.documentElement.lang || "en";
+    note.textContent = own.words.used.replace("{model_type}", found.shape.model_type)
+      .replace("{params}", new Intl.NumberFormat(lang, {useGrouping: "always"}).format(found.m.total));
+    return view.signal(own.attention, found.m.default_attention).signal(own.signal, found.m).runAsync();
+  }
+  area.addEventListener("change", read);
 };

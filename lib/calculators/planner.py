@@ -35,7 +35,7 @@ from lib.plan import memory, speed, step_time, validation
 from lib.plan.errors import PlanError, message
 from lib.plan.gpus import Gpu, capacity_bytes, load_gpus, price, price_seen
 from lib.plan.gpus import memory as gpu_memory
-from lib.plan.shapes import SHIPPED, Shape, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
+from lib.plan.shapes import ARCHITECTURES, SHIPPED, Shape, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
 from lib.site import charts
 
 # The adapters offered: the attention's query and value matrices (the LoRA paper's; GPT-2 holds them with the
@@ -67,6 +67,9 @@ NODE_SHARDINGS = memory.SHARDINGS
 # What the live planner's boxes take beyond the page's sliders: any sequence (a warning beyond the model's
 # positions), any batch the memory allows, any accumulation.
 BOX_LIMITS = {"seq": (1, 10 ** 7), "batch": (1, 10 ** 6), "grad_accum": (1, 10 ** 6)}
+# The signal holding a model of the reader's own: the constants (`constants`) that book/_static/calculator.js
+# computes from a pasted config.json (own_options), or {error: ...} for one it refuses; null for the list's model.
+OWN = "plan_own"
 # What is alive at the peak, one line each (lib.plan.memory.peak_terms' terms, in its order): the peak as
 # the sum it is.
 TERMS = ("weights", "adapters", "optimizer", "buffers", "activations", "autocast", "loss_gradient", "rebuilt_layer",
@@ -160,16 +163,17 @@ def fused_experts(model: str) -> bool:
     return bool(expert_parameters(shape(load_config(model))))
 
 
-def notes(lang: str, model: str, method: str, i: Inputs) -> dict[str, str]:
+def notes(lang: str, model: str, method: str, i: Inputs, model_shape: Shape | None = None) -> dict[str, str]:
     """The readout's notes: for QLoRA of a model with fused experts, that they stay in fp32 (its weights
     outweigh LoRA's); for the model of OpenAI's fine-tuning example, the utilisation of the H100's peak
     at which the planner runs the example in its measured time, as the first article's chapter computes it
     (lib.chapters.article1.gptoss_ft): the one a reader who sets a utilisation starts at for that model."""
     text = words(lang)["calculator_plan"]
     out = dict.fromkeys(LINES[-3:], "")
-    if method == "qlora" and fused_experts(model):
+    experts = fused_experts(model) if model_shape is None else bool(expert_parameters(model_shape))
+    if method == "qlora" and experts:
         out["experts"] = text["qlora_experts"]
-    if model == article1.GPTOSS_FT_MODEL:
+    if model == article1.GPTOSS_FT_MODEL and model_shape is None:  # the list's model, not a pasted one
         mfu = Figure.of(article1.gptoss_ft(i)["utilisation"], "fraction", decimals=1).format(lang)
         out |= {"measured": text["measured"], "measured_more": text["measured_more"].format(mfu=mfu)}
     return out
@@ -237,7 +241,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     for key, values in memory.warnings(j):  # seq_beyond, the only one
         counted = {k: count(v) for k, v in values.items()}
         warned = {"warning": text["warning"].format(**counted), "warning_more": text["warning_more"].format(**counted)}
-    return lines | _time_lines(lang, run, tokens, g, i, price_usd, gpus) | warned | notes(lang, model, method, i)
+    return lines | _time_lines(lang, run, tokens, g, i, price_usd, gpus) | warned | notes(lang, model, method, i, model_shape)
 
 
 def alive_lines(lang: str, j: memory.Job) -> dict[str, str]:
@@ -567,7 +571,7 @@ def fields(i: Inputs) -> dict[str, str]:
     term = lambda part: f"(datum.act[{ACTIVATION_TERMS.index(part)}] || 0)"  # noqa: E731
     method = lambda values, expr=True: pick(sig["method"], values, expr=expr)  # noqa: E731
     return {
-        "m": f"{literal(c)}[{sig['model']}]",
+        "m": f"({OWN} && !{OWN}.error ? {OWN} : {literal(c)}[{sig['model']}])",
         "key": act_key,
         "act": "datum.m.act[datum.key] || []",
         "seq": f"round(pow(10, {sig['seq']}))",
@@ -685,8 +689,10 @@ def fields(i: Inputs) -> dict[str, str]:
         "beyond": "datum.seq > datum.m.positions",
         "refused": "datum.beyond && datum.m.learned == 1",
         "derived": f"indexof(datum.m.attentions, {sig['attention']}) >= 0 ? 1 : 0",
+        # a pasted config.json refused (its message is under the box)
+        "unread": f"{OWN} && {OWN}.error ? 1 : 0",
         # whether the readout computes the job (else its first two lines say why)
-        "computed": "!datum.refused && datum.derived == 1",
+        "computed": "!datum.unread && !datum.refused && datum.derived == 1",
     }
 
 
@@ -847,19 +853,46 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
         by_message.setdefault(text["no_attention"].format(attention=names), []).append(m)
     choose = "".join(f"indexof({literal(ms)}, {SIGNALS['model']}) >= 0 ? {quoted(said)} : "
                      for said, ms in by_message.items())
-    not_derived = {LINES[0]: f"({choose}'')", LINES[1]: quoted(text["no_attention_more"])}
+    # a pasted model's message is its own (own_options: written with its attentions' names)
+    not_derived = {LINES[0]: f"({OWN} ? {OWN}.no_attention : {choose}'')", LINES[1]: quoted(text["no_attention_more"])}
+    unread = {LINES[0]: quoted(text["config_bad"]), LINES[1]: quoted(text["config_bad_more"])}
     assert set(out) == set(LINES)
-    return {key: f"(datum.refused ? {beyond.get(key, chr(39) * 2)} : datum.derived != 1 ? {not_derived.get(key, chr(39) * 2)}"
-                 f" : {out[key]})" if key in beyond else f"(datum.computed ? {out[key]} : '')" for key in LINES}
+    return {key: f"(datum.unread ? {unread[key]} : datum.refused ? {beyond[key]} : datum.derived != 1 ?"
+                 f" {not_derived[key]} : {out[key]})" if key in beyond else f"(datum.computed ? {out[key]} : '')"
+            for key in LINES}
+
+
+def own_options(lang: str) -> dict:
+    """What book/_static/calculator.js needs to plan a pasted config.json as lib.plan plans a config's file
+    (lib.plan.shapes.shape and param_count, lib.plan.memory's adapters and activation terms, `constants`,
+    written again in JS and tested against these in tests/test_browser.py): the architectures it knows, the
+    activations' coefficients of each (lib/data/plan/activations.toml), the kernels each launches a layer,
+    the attentions, the tables' lengths the page's expressions sum over, and its words in `lang` (the box,
+    the messages of lib.plan.errors)."""
+    text, plan_words = words(lang)["calculator_plan"], words(lang)["plan"]
+    table = constants(load_inputs())
+    first = next(iter(table.values()))
+    return {"signal": OWN, "model": SIGNALS["model"], "attention": SIGNALS["attention"],
+            "architectures": {k: list(v) for k, v in ARCHITECTURES.items()},
+            "coefficients": memory.coefficients(), "kernels": step_time.constants()["kernels"],
+            "attentions": list(memory.ATTENTIONS), "stored": {a: memory.stored_attention(a) for a in memory.ATTENTIONS},
+            "terms": list(ACTIVATION_TERMS), "rank": memory.DERIVED_RANK,
+            "lengths": {k: len(first[k]) for k in ("mm", "ad_qv", "ad_all", "xs")},
+            "words": {"label": text["config"], "placeholder": text["config_placeholder"], "used": text["config_used"],
+                      "path": text["pasted"], "error": text["error"],
+                      "no_attention": text["no_attention"],
+                      "attentions": {a: text["attentions"][a].split(" ")[0] for a in memory.ATTENTIONS},
+                      "errors": {k: plan_words["errors"][k] for k in ("not_json", "not_object", "bad_field", "missing_field",
+                                                                      "unknown_arch", "arch_not_derived")}}}
 
 
 def note_lines(lang: str, i: Inputs) -> dict[str, str]:
     """The notes as Vega expressions: the words `notes` writes, for the jobs each is about."""
-    fused = lookup(SIGNALS["model"], {m: 1 for m in models() if fused_experts(m)})
     experts = notes(lang, next(m for m in models() if fused_experts(m)), "qlora", i)["experts"]
     measured = notes(lang, article1.GPTOSS_FT_MODEL, "lora", i)
-    example = f"{SIGNALS['model']} == {quoted(article1.GPTOSS_FT_MODEL)}"
-    return {"experts": f"({SIGNALS['method']} == 'qlora' && {fused} ? {quoted(experts)} : '')",
+    example = f"!{OWN} && {SIGNALS['model']} == {quoted(article1.GPTOSS_FT_MODEL)}"
+    # fused experts: a mixture of experts' (fused_experts: its expert parameters), the list's or a pasted one
+    return {"experts": f"({SIGNALS['method']} == 'qlora' && datum.m.E > 1 ? {quoted(experts)} : '')",
             **{key: f"({example} ? {quoted(measured[key])} : '')" for key in ("measured", "measured_more")}}
 
 
@@ -900,7 +933,8 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
               select("optimizer", s["optimizer"]), slider("grad_accum", s["grad_accum"]), slider("price", s["price"]),
               slider("tokens", math.log10(s["tokens"])), select("speed_by", s["speed_by"]), utilisation]
     powers = [SIGNALS[name] for name in POWERS]
+    params.append(alt.param(name=OWN, value=None))
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=powers,
-                                whole=powers, blanks=True,
+                                whole=powers, blanks=True, own=own_options(lang),
                                 react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],
                                        SIGNALS["checkpointing"]: SIGNALS["method"]})

@@ -175,6 +175,8 @@ def offline_renderer(spec: dict, **_) -> dict:
                    "readout": bool(usermeta.get("readout")), "powers": usermeta.get("powers", [])}
         if usermeta.get("whole"):  # the powers' fields that take whole counts only (calculator.js)
             options["whole"] = usermeta["whole"]
+        if usermeta.get("own"):  # a box for a config.json of the reader's own (the planner's)
+            options["own"] = usermeta["own"]
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
     # The element's id: for a chart with controls, its first control's name, the same in both
@@ -807,7 +809,7 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
                   custom: dict | None = None, powers: list[str] | None = None,
-                  whole: list[str] | None = None, blanks: bool = False) -> alt.Chart:
+                  whole: list[str] | None = None, blanks: bool = False, own: dict | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
@@ -815,7 +817,8 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     powers of ten (their fields take and write 10 to the slider's value, book/_static/calculator.js);
     `whole`: those of them whose fields take whole numbers only (counts). `blanks`: lines that are empty
     in some settings (the planner's notes) draw nothing, since an empty text would be an image with no name
-    to a screen reader (axe-core's svg-img-alt); the others close up, and the chart is as tall as its lines."""
+    to a screen reader (axe-core's svg-img-alt); the others close up, and the chart is as tall as its lines.
+    `own`: a box for a config.json of the reader's own (the planner's, lib.calculators.planner.own_options)."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -838,7 +841,7 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
                   **({"custom": custom} if custom else {}), **({"powers": powers} if powers else {}),
-                  **({"whole": whole} if whole else {})},
+                  **({"whole": whole} if whole else {}), **({"own": own} if own else {})},
     )
     return readable(chart, title_size=14)
 
