@@ -67,7 +67,7 @@ window.bookChart = function (box, spec, numberLocale) {
   function fit() {
     // A box laid out as a grid (the planner's controls beside its readout, book.css) draws the chart in its
     // last column: that column's width is the chart's room.
-    var style = getComputedStyle(box), columns = style.display === "grid" ? style.gridTemplateColumns.trim().split(/\s+/) : [];
+    var style = getComputedStyle(box), columns = style.display === "grid" ? style.gridTemplateColumns.trim().split(/\\s+/) : [];
     var drawn = svg(), width = columns.length > 1 ? Math.floor(parseFloat(columns[columns.length - 1])) : box.clientWidth;
     if (!drawn || !width || width === room) return Promise.resolve();
     room = width;
