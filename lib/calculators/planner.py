@@ -874,7 +874,12 @@ def own_options(lang: str) -> dict:
     first = next(iter(table.values()))
     return {"signal": OWN, "model": SIGNALS["model"], "attention": SIGNALS["attention"],
             "architectures": {k: list(v) for k, v in ARCHITECTURES.items()},
-            "coefficients": memory.coefficients(), "kernels": step_time.constants()["kernels"],
+            # the coefficients memory.terms reads (not the fits' residuals)
+            "coefficients": {arch: {method: {a: {k: v for k, v in c.items() if not k.startswith("fit_")}
+                                             for a, c in by_attention.items()}
+                                    for method, by_attention in methods.items()}
+                             for arch, methods in memory.coefficients().items()},
+            "kernels": step_time.constants()["kernels"],
             "attentions": list(memory.ATTENTIONS), "stored": {a: memory.stored_attention(a) for a in memory.ATTENTIONS},
             "terms": list(ACTIVATION_TERMS), "rank": memory.DERIVED_RANK,
             "lengths": {k: len(first[k]) for k in ("mm", "ad_qv", "ad_all", "xs")},

@@ -216,6 +216,8 @@ def live_spec(compiled: dict, spec: dict) -> dict:
     page script's to choose once the reader moves a follower (book/_static/calculator.js), which
     keeps each follower's value in its `kept` signal, the one its expression reads for that option."""
     live = {k: v for k, v in compiled.items() if k != "description"}
+    if "own" in live.get("usermeta", {}):  # the planner's box's data: the page script has it (offline_renderer)
+        live["usermeta"] = {k: v for k, v in live["usermeta"].items() if k != "own"}
     react = spec.get("usermeta", {}).get("react") or {}
     if react:
         # `force`: the follower is set even when the expression gives what it gave last time (Vega
