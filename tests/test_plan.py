@@ -612,3 +612,4 @@ def test_help_names_every_option_its_default_and_the_gpus():
     for name in ("--gpus", "--sharding", "--optimizer", "--grad-accum", "--price", "a100-80gb", "rtx-4090", "llama-7b",
                  "paged-adamw-8bit", "zero3", "default:16", "q_proj,v_proj"):
         assert name in text, name
+    assert "default:None" not in text and "(default:" + "all)(default:" not in text, "a default said twice, or one that is none"

@@ -24,6 +24,14 @@ from lib.plan.shapes import load_config, shape
 PARTS = ("weights", "adapters", "gradients", "optimizer", "activations", "buffers", "after_step", "peak")
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's defaults shown, except where there is none to show or the help says it already."""
+    def _get_help_string(self, action):
+        if action.default in (None, False) or "(default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, text: str):  # argparse's own complaint, as one line and exit status 2
         self.exit(2, f"{self.prog}: {text}\n")
@@ -36,7 +44,7 @@ def parser() -> argparse.ArgumentParser:
     from lib.plan.shapes import SHIPPED
 
     p = _Parser(prog="python -m lib.plan", description=__doc__.split("\n\n")[0].replace("\n", " "),
-                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                formatter_class=_Help)
     p.add_argument("--config", help="a shipped model (" + ", ".join(SHIPPED) + ") or a Hugging Face config.json path (required)")
     p.add_argument("--method", help=" | ".join(memory.METHODS) + " (required)")
     p.add_argument("--rank", default="16", help="LoRA rank (lora, qlora)")
