@@ -1,8 +1,9 @@
 """Sphinx extension: what each page downloads, and no more.
 
 - The vendored Vega bundle (vega-bundle.js, ~0.53 MB: Vega's runtime and Vega-Tooltip, which make
-  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added only to pages that
-  hold a chart,
+  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added, deferred, only to
+  pages that hold a live chart (a calculator, a slider: class "vega-chart"; the other charts are
+  pictures that need no script, lib/site/charts.py),
   calculator.js (a calculator's state in the address) only to pages with a calculator, and
   ledger.js (the ledger's filter and sorting) only to the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
@@ -57,9 +58,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     # (aria-required-children, critical). Plain list items keep the list readable.
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
-        app.add_js_file("vega-bundle.js")
+        # Deferred: they block no paint (each chart's script draws it once the page is parsed).
+        app.add_js_file("vega-bundle.js", loading_method="defer")
         if "window.bookCalculator" in body:
-            app.add_js_file("calculator.js")
+            app.add_js_file("calculator.js", loading_method="defer")
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). The box
         # carries the chart's text alternative (its description) as aria-label (lib/site/charts.py).
