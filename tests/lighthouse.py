@@ -85,8 +85,11 @@ def serve_compressed(site: Path):
 
 
 def site_pages(site: Path) -> list[str]:
-    """Every HTML page of the site, by its path in it (the root's landing page and 404 too)."""
-    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if "_static" not in p.parts)
+    """Every HTML page of the site, by its path in it (the root's landing page too), but 404.html: a
+    host serves it with status 404 at any address, and rightly says noindex; its links and icon are
+    absolute (the published address), so served here it fetches another host."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
+                  if "_static" not in p.parts and p.relative_to(site).as_posix() != "404.html")
 
 
 def chrome() -> str:

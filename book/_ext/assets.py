@@ -162,6 +162,42 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
         leftover.unlink()
     shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
     purge_theme_css(out)
+    lighter_head(out)
+
+
+# Scripts of Sphinx's and the theme's that each page's head loads before its first paint, and that
+# wait for the page to be parsed anyway (doctools.js, sphinx-book-theme.js: their handlers run on
+# DOMContentLoaded or on a click): deferred, they block no paint.
+DEFERRABLE = re.compile(r'<script src="([^"]*_static/(?:doctools\.js|scripts/sphinx-book-theme\.js)[^"]*)"></script>')
+OPTIONS = re.compile(r'<script src="[^"]*_static/documentation_options\.js[^"]*"></script>')
+IMPORT = re.compile(r'@import "\.\./basic\.css";')
+
+
+def lighter_head(out: Path) -> None:
+    """What a page needs before its first paint, in fewer requests, none of them in a chain: the
+    theme's theme.css with Sphinx's basic.css in it (it imported it: one request after another); the
+    few lines of documentation_options.js in the page (the page's next script sets a field of it);
+    doctools.js and sphinx-book-theme.js deferred. Lighthouse (tests/lighthouse.py) counts each."""
+    for static in {p.parent for p in out.rglob("_static/basic.css")}:
+        theme = static / "styles" / "theme.css"
+        if theme.exists() and IMPORT.search(theme.read_text(encoding="utf8")):
+            basic = (static / "basic.css").read_text(encoding="utf8")
+            basic = re.sub(r"url\((?![\"']?(?:data:|/|https?:))[\"']?([^)\"']+)[\"']?\)", r"url(../\1)", basic)
+            theme.write_text(IMPORT.sub(lambda _: basic, theme.read_text(encoding="utf8")), encoding="utf8")
+    options = {}
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf8")
+        found = OPTIONS.search(text)
+        if found is None:
+            continue
+        source = (page.parent / re.search(r'src="([^"?]+)', found.group(0)).group(1)).resolve()
+        if source not in options:
+            options[source] = source.read_text(encoding="utf8").strip()
+        lighter = OPTIONS.sub(lambda _: f"<script>{options[source]}</script>", text, count=1)
+        if "searchtools.js" not in text:  # the search page's script needs doctools.js as it runs
+            lighter = DEFERRABLE.sub(r'<script defer src="\1"></script>', lighter)
+        if lighter != text:
+            page.write_text(lighter, encoding="utf8")
 
 
 def purge_theme_css(out: Path) -> None:
