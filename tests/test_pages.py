@@ -119,7 +119,7 @@ DEFERRED = ("vega-bundle.js", "calculator.js")
 
 @pytest.mark.parametrize("lang,name", PAGES)
 def test_script_loads_only_where_a_chart_is_live_and_blocks_no_paint(built_site, lang, name):
-    page = (built_site / lang / f"{name}.html").read_text(encoding="utf8")
+    page = (built_site / ("" if lang == "root" else lang) / f"{name}.html").read_text(encoding="utf8")
     live = 'class="vega-chart"' in page
     tags = {script: re.findall(rf'<script[^>]*src="_static/{re.escape(script)}[^"]*"[^>]*>', page) for script in DEFERRED}
     assert bool(tags["vega-bundle.js"]) == live, f"{lang}/{name}: Vega bundle {bool(tags['vega-bundle.js'])}, live chart {live}"
