@@ -26,7 +26,7 @@ from .browser import CHROMIUM, crawl, page_names, serve
 from .test_pages import BUDGET_CHART, BUDGET_PLAIN
 
 ROOT = Path(__file__).resolve().parent.parent
-TEST_BUDGET_S = 90
+TEST_BUDGET_S = 120  # issue 39: `make test` under two minutes on a quiet 2-core machine
 LANGS = ("es", "en")
 
 

@@ -236,6 +236,7 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             result["phone"] = phone
             current["visit"] = Visit(url)
             result["phone_width"] = await page.evaluate("document.documentElement.scrollWidth")
+            result["phone_height"] = await page.evaluate("document.documentElement.scrollHeight")
             # Where each chart's box is on the phone's first screen, and whether it scrolls sideways.
             result["phone_charts"] = await page.eval_on_selector_all("div.vega-chart", PHONE_CHARTS_SCRIPT)
             # Where the home page's answers end on the phone's first screen, and what they say.
@@ -313,7 +314,8 @@ def crawl_site(site: Path) -> dict:
                      # preload: false, or axe-core refetches @import-ed sheets from wrongly resolved URLs.
                      axe_options={"runOnly": {"type": "tag", "values": AXE_TAGS},
                                   "resultTypes": ["violations"], "preload": False},
-                     screenshots=SCREENSHOTS, workers=1)
+                     # Two pages at a time: the crawl runs beside the tests, and the last of them wait for it.
+                     screenshots=SCREENSHOTS, workers=2)
 
 
 class Background:

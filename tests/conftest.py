@@ -87,12 +87,16 @@ def pytest_collection_finish(session) -> None:
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
-    """The last line a maintainer reads when a notebook was saved by a Jupyter front end without the
-    book's configuration (lib.site.lab.saved_from_jupyter): which one, and what to run. nbval's own
-    failures on such a notebook come above it."""
+    """The site job's times (its build, its crawl); then the last line a maintainer reads when a
+    notebook was saved by a Jupyter front end without the book's configuration
+    (lib.site.lab.saved_from_jupyter): which one, and what to run. nbval's own failures on such a
+    notebook come above it."""
     from lib.site.lab import saved_from_jupyter
 
     import nbformat
+
+    for line in TIMES:  # how long the site's build and the browser's crawl took, beside the tests
+        terminalreporter.write_line(line)
 
     for path in sorted((ROOT / "book").glob("*/*.ipynb")):
         with contextlib.suppress(Exception):
@@ -113,10 +117,14 @@ def pytest_sessionfinish(session) -> None:
         os.killpg(int((folder / "job.pid").read_text()), signal.SIGKILL)
     for job in JOB:
         job.wait()
+    with contextlib.suppress(OSError):  # the job's own times, for the summary (pytest_terminal_summary)
+        TIMES.extend(line for line in (folder / "job.log").read_text(errors="replace").splitlines()
+                     if line.startswith("site job: "))
     shutil.rmtree(folder, ignore_errors=True)
 
 
 JOB: list = []
+TIMES: list[str] = []
 
 
 def _job_ended(folder: Path) -> bool:

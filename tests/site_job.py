@@ -12,6 +12,7 @@ from __future__ import annotations
 import pickle
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,10 +45,15 @@ def crawl(folder: Path, built: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """The build, then the crawl, each timed in the job's log (FOLDER/job.log)."""
     folder = Path(argv[0])
+    start = time.perf_counter()
     status = build(folder)
+    print(f"site job: build {time.perf_counter() - start:.1f} s (exit {status})", flush=True)
     if "--crawl" in argv:
+        start = time.perf_counter()
         crawl(folder, status == 0)
+        print(f"site job: crawl {time.perf_counter() - start:.1f} s", flush=True)
     return status
 
 

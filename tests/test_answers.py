@@ -164,3 +164,14 @@ def test_the_budget_question_opens_with_a_computed_yes_or_no():
         # An H100 of 120 GB holds the mixed-precision full fine-tuning: yes on one GPU.
         big = I.replace("h100_sxm_memory", value=120.0)
         assert opening(big, lang)[1] == yes.lower()
+
+
+def test_every_answer_names_where_the_home_page_links_it():
+    """Each answer has its entry in SECTIONS (a section's label, or None for its page's top), and each
+    label is one its chapter's text sets (tests/test_reading.py checks the built links)."""
+    assert set(answers.SECTIONS) == set(answers.ORDER)
+    for id_, label in answers.SECTIONS.items():
+        if label:
+            for lang in ("es", "en"):
+                text = (ROOT / "book" / "_text" / lang / f"{answers.PAGES[id_][1]}.md").read_text(encoding="utf8")
+                assert f"\n({label})=\n## " in text, (id_, lang, label)

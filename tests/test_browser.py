@@ -155,7 +155,7 @@ TABLE_BOXES = """() => ({page: document.documentElement.scrollWidth,
     boxes: [...document.querySelectorAll('article .pst-scrollable-table-container')].map((box, n) => ({
         n: n + 1, scroll: box.scrollWidth, width: box.clientWidth,
         head: [...box.querySelectorAll('th')].map(th => th.textContent.trim()).slice(0, 3).join(' | ')}))})"""
-TABLE_PAGES = ("costs", "budget", "method", "ledger")
+TABLE_PAGES = ("published", "budget", "plan", "method", "ledger")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -189,7 +189,7 @@ CHARTS_BESIDE_TEXT = """() => {
                 .map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
             return {id: c.id || c.parentElement.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
                     smallest: Math.min(...sizes), picture: !c.classList.contains('vega-chart')}; })}; }"""
-CHART_PAGES = ("index", "article1", "article2", "costs", "budget")
+CHART_PAGES = ("index", "article1", "article2", "costs", "published", "budget", "plan")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -227,7 +227,7 @@ def test_every_table_reads_as_cards_on_a_phone(tab, base, lang):
                     td.dataset.label === t.tHead.rows[0].cells[Math.min(i, t.tHead.rows[0].cells.length - 1)].textContent.trim())),
         said: getComputedStyle(t.tBodies[0].rows[0].cells[1], '::before').content}))"""
     seen = {}
-    for name in ("costs", "budget", "method", "ledger"):
+    for name in ("published", "budget", "plan", "method", "ledger"):
         tab.open(f"{base}/{lang}/{name}.html", PHONE)
         seen[name] = tab.page.evaluate(check)
     assert all(seen.values()), f"a page has no table: {seen}"
@@ -277,7 +277,7 @@ def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
     from lib.site.build import languages
 
     words = languages()[lang]
-    for name in ("article1", "article2", "costs", "budget"):
+    for name in ("article1", "article2", "costs", "published", "budget", "plan"):
         tab.open(f"{base}/{lang}/{name}.html", PHONE)
         # Each chart says whether it scrolls once Vega has drawn it.
         tab.page.wait_for_function("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
@@ -608,7 +608,7 @@ def _planner_lines(lang: str, values: dict, checkpointing: bool) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base, lang):
-    """Move each control of the budget chapter's planner on the static page (the lists, the sliders,
+    """Move each control of the planner's chapter on the static page (the lists, the sliders,
     the checkpointing box) and read the readout: every line is what lib.plan and lib.core.figure give for
     the same settings, in the page's language, and none runs past the chart; a screen reader hears it."""
     from lib.calculators.planner import SIGNALS, start
@@ -618,7 +618,7 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     s = start(load_inputs())
     # The sliders whose start lies between two of their steps hold that start until moved: their values.
     unmoved = {"tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
-    page = _open(tab, base, f"{lang}/budget.html")
+    page = _open(tab, base, f"{lang}/plan.html")
     controls = {name: page.locator(f'.vega-bind [name="{signal}"]') for name, signal in SIGNALS.items()}
     assert all(c.count() == 1 for c in controls.values()), "the planner's controls are missing"
     chart = page.locator("div.vega-chart", has=controls["rank"])
@@ -684,7 +684,7 @@ def test_the_planner_gives_no_time_or_cost_for_a_job_that_does_not_fit(tab, base
     values = {"model": "llama-65b", "method": "full-mixed", "rank": str(s["rank"]), "targets": s["targets"],
               "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": s["gpu"],
               "tokens": str(math.log10(s["tokens"])), "utilisation": str(s["utilisation"])}
-    page = _open(tab, base, f"{lang}/budget.html")
+    page = _open(tab, base, f"{lang}/plan.html")
     controls, chart = _planner(page)
     controls["model"].select_option("llama-65b")
     controls["method"].select_option("full-mixed")
@@ -717,7 +717,7 @@ def test_choosing_gpt_oss_sets_eager_attention_and_its_notes(tab, base, lang):
     values = {"model": "gpt-oss-20b", "method": s["method"], "rank": str(s["rank"]), "targets": s["targets"],
               "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": "eager", "gpu": s["gpu"],
               "tokens": str(math.log10(s["tokens"])), "utilisation": str(default_utilisation("gpt-oss-20b", i))}
-    visit = tab.open(f"{base}/{lang}/budget.html", PHONE)
+    visit = tab.open(f"{base}/{lang}/plan.html", PHONE)
     assert visit.errors == [], visit.errors
     page = tab.page
     controls, chart = _planner(page)
@@ -777,7 +777,7 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
         return controls
 
     values = {k: v for k, v in state.items() if k != "checkpointing"}
-    page = _open(tab, base, f"{lang}/budget.html?{query}")
+    page = _open(tab, base, f"{lang}/plan.html?{query}")
     controls = shows(page, lang, values, True)
     controls["rank"].fill("16")
     page.wait_for_function("() => new URLSearchParams(location.search).get('plan_rank') === '16'", timeout=3000)
@@ -786,14 +786,14 @@ def test_a_calculator_s_state_travels_in_its_address(tab, base, lang):
     assert page.url.endswith("#" + anchor), page.url  # the calculation's anchor, the same in both languages
     page.click(f'.language-switch a[hreflang="{other}"]')
     page.wait_for_load_state("load")
-    assert f"/{other}/budget.html?" in page.url and "plan_rank=16" in page.url, page.url
+    assert f"/{other}/plan.html?" in page.url and "plan_rank=16" in page.url, page.url
     shows(page, other, values | {"rank": "16"}, True)
     top = page.locator(f"#{anchor}").evaluate("e => e.getBoundingClientRect().top")
     assert 0 <= top < page.viewport_size["height"], f"the calculator is at {top:.0f}px after the switch"
 
     # What no widget could hold (a rank of -5, an unknown model, a checkbox of "maybe") is left out.
     bad = f"{SIGNALS['rank']}=-5&{SIGNALS['model']}=gpt9&{SIGNALS['gpu']}=a100-80gb&{SIGNALS['checkpointing']}=maybe"
-    page = _open(tab, base, f"{lang}/budget.html?{bad}")
+    page = _open(tab, base, f"{lang}/plan.html?{bad}")
     s = start(load_inputs())
     shows(page, lang, {"model": s["model"], "method": s["method"], "targets": s["targets"], "rank": str(s["rank"]),
                        "seq": str(s["seq"]), "batch": str(s["batch"]), "attention": s["attention"], "gpu": "a100-80gb",

@@ -445,16 +445,23 @@ def test_ladder_is_sorted_and_dated():
     assert all(isinstance(r["dated"], (dt.date, int)) and r["source"] in bib_keys() for r in rungs)
 
 
-def snapshot(inputs) -> dict:
-    figures = {k: f.raw() for k, f in budget_page.figures(inputs).items()}
-    for lang in ("es", "en"):
-        for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table,
-                      budget_page.measured_table, budget_page.ladder_table):
-            figures[f"{lang}.{table.__name__}"] = table(inputs, lang)
-    return figures
+def _figures(inputs) -> dict:
+    return {k: f.raw() for k, f in budget_page.figures(inputs).items()}
 
 
-BEFORE = snapshot(I)
+def _table(lang: str, table):
+    def part(inputs) -> dict:
+        return {f"{lang}.{table.__name__}": table(inputs, lang)}
+    return part
+
+
+# Every figure and table the chapter glues, in parts: a changed input is compared part by part, the
+# parts that look it up first (Inputs.recording), and the first part that moves is enough.
+PARTS = [_figures] + [_table(lang, table) for lang in ("es", "en")
+                      for table in (budget_page.memory_table, budget_page.compute_table, budget_page.buys_table,
+                                    budget_page.measured_table, budget_page.ladder_table)]
+READS: dict = {part: set() for part in PARTS}
+BEFORE = {part: part(I.recording(READS[part])) for part in PARTS}
 
 
 @pytest.mark.parametrize("name", OWN)
@@ -466,8 +473,10 @@ def test_every_budget_input_moves_a_glued_figure(name):
         changed = I.replace(name, value=float(max(round(entry.value * 1.05), entry.value + 1)))
     else:
         changed = I.scaled(name, 1.05)
-    after = snapshot(changed)
-    assert any(BEFORE[k] != after[k] for k in BEFORE), f"changing {name} moves no figure of the chapter"
+    for part, before in sorted(BEFORE.items(), key=lambda item: name not in READS[item[0]]):
+        if part(changed) != before:
+            return
+    pytest.fail(f"changing {name} moves no figure of the chapter")
 
 
 def test_ladder_chart_has_a_slider_and_draws():

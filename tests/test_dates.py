@@ -88,6 +88,7 @@ def page_figures(page: str, lang: str) -> dict:
     values = {"article1": lambda: findings.article_values(1, [c for c in checked if c.claim.article == 1], lang, APART),
               "article2": lambda: findings.article_values(2, [c for c in checked if c.claim.article == 2], lang, APART),
               "budget": lambda: findings.budget_values(lang, APART),
+              "plan": lambda: findings.budget_values(lang, APART),
               "index": lambda: findings.home_values(lang, APART, checked)}
     if page in values:
         figures |= {f"find.{name}": f for name, f in values[page]().items()}

@@ -14,7 +14,7 @@ from lib.site.notebooks import read_text
 
 from .conftest import LANGS, ROOT, glue_records
 
-CHAPTERS = ("article1", "article2", "costs", "budget")
+CHAPTERS = ("article1", "article2", "costs", "published", "budget", "plan")
 HEADING = {"es": "Lo esencial", "en": "Key findings"}
 
 

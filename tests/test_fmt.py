@@ -94,6 +94,24 @@ def test_figure_bounds_read_with_their_direction():
     assert Figure.place("Sections 2.2 and 2.5").format("es") == "secciones 2.2 y 2.5"
 
 
+@pytest.mark.parametrize("lang, expected", [
+    ("en", ["9.7–68.9 hours", "5.8–41.2 minutes", "0.5–2.1 hours", "1,544,727 hours", "970–6,863 hours",
+            "999.9 hours", "1,000 hours", "1.0 hour", "0.1–1.0 hours", "11.5 hours"]),
+    ("es", ["9,7–68,9 horas", "5,8–41,2 minutos", "0,5–2,1 horas", "1.544.727 horas", "970–6.863 horas",
+            "999,9 horas", "1.000 horas", "1,0 hora", "0,1–1,0 horas", "11,5 horas"]),
+])
+def test_a_duration_range_keeps_one_unit_and_one_precision(lang, expected):
+    """Minutes where the high end is under an hour, else hours for both ends (an hour straddled reads in
+    hours); one decimal, none from 1,000 hours on (as the high end rounds); plural for a range."""
+    written = [Figure.duration_range(9.71, 68.94), Figure.duration_range(5.8 / 60, 41.2 / 60),
+               Figure.duration_range(0.5, 2.1), Figure.duration(1_544_727.04), Figure.duration_range(970.4, 6863.2),
+               Figure.duration(999.94), Figure.duration(999.96), Figure.duration(1.04), Figure.duration_range(0.14, 1.0),
+               Figure.duration_range(11.46, 11.54)]
+    assert [f.format(lang) for f in written] == expected
+    with pytest.raises(ValueError, match="range low"):
+        Figure.duration_range(2, 1)
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), "12", None, True])
 def test_formatting_refuses_what_is_not_a_finite_number(bad):
     with pytest.raises(ValueError, match="not a finite number"):

@@ -82,6 +82,21 @@ def test_nothing_is_cut_off_on_a_phone(visits, lang, name):
     assert width <= PHONE["width"], f"{lang}/{name} is {width}px wide at {PHONE['width']}px"
 
 
+# The pages a reader reads through, and how tall each may be on a phone (issue 39: a page a reader finishes).
+READ_THROUGH = ("index", "article1", "article2", "costs", "published", "budget", "plan", "about")
+TALLEST = 20_000
+# The pages still over it (issue 39, measured at 390 px on December 7, 2026: article 1 22,336 px in Spanish,
+# 22,670 in English, What a budget buys 23,753, Plan your own job 20,836): a ceiling each may only
+# come down from, until its chapter is shortened or split and its entry goes.
+STILL_OVER = {"article1": 22_800, "budget": 24_000, "plan": 21_000}
+
+
+@pytest.mark.parametrize("lang,name", [(lang, name) for lang, name in PAGES if name in READ_THROUGH and lang in LANGS])
+def test_a_page_a_reader_reads_through_is_at_most_20_000_px_tall_on_a_phone(visits, lang, name):
+    height, limit = visits[(lang, name)]["phone_height"], STILL_OVER.get(name, TALLEST)
+    assert height <= limit, f"{lang}/{name} is {height:,}px tall at {PHONE['width']}px, over {limit:,}px"
+
+
 @pytest.mark.parametrize("lang,name", PAGES)
 def test_no_chart_scrolls_sideways_on_a_phone(visits, lang, name):
     wide = [f"chart {n + 1}: {c['scroll']}px in a {c['width']}px box"

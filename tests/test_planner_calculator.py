@@ -4,6 +4,7 @@ the live widget (the same lines; a message in the reader's language and no numbe
 every line inside the readout's frame."""
 
 import html
+import json
 import itertools
 import math
 import re
@@ -18,6 +19,7 @@ from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
 from lib.core.words import words
 from lib.plan import memory, speed
+from lib.plan.errors import PlanError, message
 from lib.plan.gpus import load_gpus
 from lib.plan.shapes import SHIPPED, load_config, shape
 
@@ -158,8 +160,8 @@ def test_the_controls_have_their_own_signal_names_and_start_values():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_writes_the_same_lines_and_follows_its_controls(lang):
     box = planner.planner_calculator(lang, I)
-    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens, speed_by, utilisation = controls(box)
-    shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
+    model, method, rank, targets, seq, batch, checkpointing, attention, gpu, tokens, speed_by, utilisation = controls(box)[:12]
+    shown = lambda: [html.unescape(line) for line in box.children[1].value.split("<br>")]  # noqa: E731
     s = planner.start(I)
     want = [w for w in expected(lang, s["model"], "lora", "qv", s["seq"], s["batch"], s["rank"], False, "sdpa", "h100-sxm",
                                 math.log10(s["tokens"])) if w]
@@ -224,7 +226,7 @@ def test_choosing_a_model_or_a_method_sets_its_utilisation_and_checkpointing():
     assert on[planner.SIGNALS["utilisation"]] == {"signal": planner.SIGNALS["model"]}
     assert on[planner.SIGNALS["checkpointing"]] == {"signal": planner.SIGNALS["method"]}
     box = planner.planner_calculator("en", I)
-    model, method, *_, checkpointing, _, _, _, _, utilisation = controls(box)
+    model, method, *_, checkpointing, _, _, _, _, utilisation = controls(box)[:12]
     model.value, method.value = "gpt-oss-20b", "qlora"
     assert checkpointing.value is True
     method.value = "lora"
@@ -236,8 +238,8 @@ def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
     """Choosing gpt-oss-20b in the widget sets eager attention and writes the utilisation OpenAI's example
     ran at; its QLoRA says that the fused experts stay in fp32; sdpa chosen by hand says to choose eager."""
     box = planner.planner_calculator(lang, I)
-    model, method, _, _, _, _, _, attention, _, _, _, _ = controls(box)
-    shown = lambda: [html.unescape(line) for line in box.children[-1].value.split("<br>")]  # noqa: E731
+    model, method, _, _, _, _, _, attention, _, _, _, _ = controls(box)[:12]
+    shown = lambda: [html.unescape(line) for line in box.children[1].value.split("<br>")]  # noqa: E731
     s, text = planner.start(I), words(lang)["calculator_plan"]
     # Choosing a model sets its attention and utilisation; choosing QLoRA turns checkpointing on.
     point = lambda m, me, a: [w for w in expected(lang, m, me, "qv", s["seq"], s["batch"], s["rank"], me == "qlora", a,  # noqa: E731
@@ -296,7 +298,7 @@ def test_the_experts_note_is_where_qlora_s_weights_outweigh_lora_s(lang):
 def test_bad_input_shows_a_message_in_the_language_and_no_number(lang, field, bad, message):
     box = planner.planner_calculator(lang, I)
     controls(box)[field].value = bad
-    result = html.unescape(box.children[-1].value)
+    result = html.unescape(box.children[1].value)
     assert result == message
     assert "GB" not in result
 
@@ -317,3 +319,65 @@ def test_every_readout_line_and_the_title_fit_the_frame_at_every_setting(lang):
     assert too_wide == set(), sorted(too_wide)[:5]
     title = words(lang)["calculator_plan"]["title"]
     assert fonts.text_width(title, TITLE_SIZE, bold=True) <= 320, title
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_widget_plans_a_node_an_optimiser_accumulation_and_the_reader_s_price(lang):
+    """The live planner's added controls (GPUs, sharding, optimiser, accumulation, a price box, a sequence and a
+    batch beyond the page's lists) write what lib.plan computes for them, the peak as the sum of what is alive
+    at its moment (lib.plan.memory.peak_terms), and the reader's price named as theirs."""
+    box = planner.planner_calculator(lang, I)
+    model, method, rank, targets, seq, batch, ckpt, attention, gpu, tokens, speed_by, utilisation, gpus, sharding, \
+        optimizer, accum, price, pasted = controls(box)
+    shown = lambda n: [html.unescape(line) for line in box.children[n].value.split("<br>")]  # noqa: E731
+    s = planner.start(I)
+    gpus.value, sharding.value, optimizer.value, accum.value, price.value = 8, "zero3", "adamw-8bit", "8", "2.5" if lang == "en" else "2,5"
+    seq.value, batch.value = "3000", "2"
+    settings = dict(optimizer="adamw-8bit", gpus=8, sharding="zero3", grad_accum=8)
+    lines = planner.readout(lang, s["model"], "lora", s["rank"], "qv", 3000, 2, False, "sdpa", s["gpu"], s["tokens"], I,
+                            price_usd=2.5, **settings)
+    assert shown(1) == [lines[k] for k in planner.LINES if lines[k]]
+    j = planner.job(s["model"], "lora", s["rank"], "qv", 3000, 2, False, "sdpa", **settings)
+    assert shown(2) == [planner.peak_sum(lang, j), planner.node_line(lang, j)]
+    alive = memory.peak_terms(j)
+    assert sum(alive["terms"].values()) == pytest.approx(memory.parts(j)["peak"])
+    assert lines["price"] == words(lang)["calculator_plan"]["price_own"].format(price=Figure.of(2.5, "USD", decimals=2).format(lang))
+    # one GPU and the book's price: the page's readout, its price named with its provider
+    gpus.value, price.value = 1, ""
+    one = planner.readout(lang, s["model"], "lora", s["rank"], "qv", 3000, 2, False, "sdpa", s["gpu"], s["tokens"], I,
+                          optimizer="adamw-8bit", grad_accum=8)
+    assert shown(1) == [one[k] for k in planner.LINES if one[k]]
+    assert load_gpus()[s["gpu"]].price_provider in one["price_from"]
+    # a batch beyond the page's slider (64): computed, whether or not it fits
+    seq.value, batch.value = "128", "100"
+    assert shown(1)[0].startswith(words(lang)["plan"]["parts"]["weights"])
+    price.value = "abc"
+    assert shown(1)[0].startswith(words(lang)["calculator_plan"]["error"].split("{")[0]) and not box.children[2].value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_pasted_config_is_planned_as_the_command_plans_its_file(lang):
+    """A Hugging Face config.json pasted in the live planner gives what the shipped model of that config gives;
+    text that is not a JSON object, or a config without a field the planner needs, is refused with lib.plan's
+    message in the reader's language, and no number."""
+    box = planner.planner_calculator(lang, I)
+    pasted = controls(box)[-1]
+    before = box.children[1].value
+    for name in ("llama-7b", "mistral-7b"):
+        pasted.value = json.dumps(load_config(name), indent=2)
+        s = planner.start(I)
+        own = shape(load_config(name))
+        lines = planner.readout(lang, s["model"], "lora", s["rank"], "qv", s["seq"], s["batch"], False,
+                                memory.default_attention(own), s["gpu"], s["tokens"], I, model_shape=own)
+        assert html.unescape(box.children[1].value).split("<br>") == [lines[k] for k in planner.LINES if lines[k]]
+    assert box.children[1].value != before  # Mistral 7B's, not the list's LLaMA 7B
+    error = words(lang)["calculator_plan"]["error"]
+    for bad, problem in (('{"model_type": "llama"', "not_json"), ("[1, 2]", "not_object"),
+                         ('{"model_type": "llama", "hidden_size": 64}', "missing_field"),
+                         ('{"model_type": "bert"}', "unknown_arch")):
+        pasted.value = bad
+        with pytest.raises(PlanError) as raised:
+            planner.pasted_shape(bad, lang)
+        assert raised.value.problem == problem
+        assert html.unescape(box.children[1].value) == error.format(message=message(raised.value, lang))
+        assert "GB" not in box.children[1].value and not box.children[2].value

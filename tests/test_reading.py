@@ -44,6 +44,8 @@ import pytest
 import yaml
 from bs4 import BeautifulSoup, NavigableString, Tag
 
+from lib.core.inputs import load_inputs
+
 from .conftest import LANGS, ROOT
 
 TOC = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf8"))
@@ -493,6 +495,44 @@ def test_the_home_page_links_every_chapter_and_shows_a_chart(built_site, lang):
     assert_none(home_misses(read(built_site, lang, HOME), titles), f"{lang}/{HOME}")
 
 
+def answer_links(page: Page) -> dict[str, str]:
+    """Where the home page's "Worked out" link beside each answer goes (answer id -> href): the link
+    that follows the answer's sentence in its line of the answers' block."""
+    from lib.chapters import answers
+
+    found = {}
+    for item in page.article.select("div.answer li, div.answer p"):
+        text = re.sub(r"\s+", " ", item.get_text(" ", strip=True))
+        for a in answers.all_answers(load_inputs()):
+            if re.sub(r"\s+", " ", a.text(page.lang)) in text and a.id not in found:
+                links = [x.get("href", "") for x in item.find_all("a") if not x.find_parent(class_="glossary")]
+                found[a.id] = links[-1] if links else ""
+    return found
+
+
+def misplaced_answer_links(page: Page, site: Path) -> list[str]:
+    """Each answer's link that does not land on its section (lib.chapters.answers.SECTIONS): on the
+    first page after the home page that states it, at the label of the section that computes it,
+    an element the target page has."""
+    from lib.chapters import answers
+
+    links, found = answer_links(page), []
+    for id_, label in answers.SECTIONS.items():
+        target = answers.PAGES[id_][1]
+        want = f"{target}.html" + (f"#{label}" if label else "")
+        if links.get(id_) != want:
+            found.append(f"{id_}: links to {links.get(id_)!r}, not {want!r}")
+        elif label and not BeautifulSoup((site / page.lang / f"{target}.html").read_text(encoding="utf8"),
+                                         "html.parser").find(id=label):
+            found.append(f"{id_}: {target}.html has no element with id {label!r}")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_home_page_links_each_answer_to_the_section_that_computes_it(built_site, lang):
+    assert_none(misplaced_answer_links(read(built_site, lang, HOME), built_site), f"{lang}/{HOME}")
+
+
 # ---------------------------------------------------------------- each check fails on a planted page
 
 def planted(body: str, lang: str = "es", name: str = "article1") -> Page:
@@ -586,3 +626,12 @@ def test_the_checks_catch_what_they_must():
         "modelo”", "no link to costs"]
     assert home_misses(planted('<p><a href="costs.html">Por qué no coinciden</a></p>', name="index"),
                        {"costs": "Por qué no coinciden"}) == ["no chart"]
+
+
+def test_an_answer_linked_to_the_top_of_its_page_is_caught(tmp_path):
+    from lib.chapters import answers
+
+    opt = next(a for a in answers.all_answers(load_inputs()) if a.id == "run_opt")
+    home = planted(f'<div class="answer"><ul><li>{opt.text("es")} <a href="costs.html">Cómo se calcula</a></li></ul></div>',
+                   name="index")
+    assert "run_opt: links to 'costs.html', not 'costs.html#costs-prices'" in misplaced_answer_links(home, tmp_path)

@@ -85,7 +85,7 @@ def test_the_row_dump_check_catches_the_old_outputs():
 def test_the_visible_cells_print_sums_not_rows(lang):
     """A visible code cell that prints writes sums in the page's language: no dump of a row's English
     keys (the issue's "opt on_demand …", "pretrain · weights …", "palm amortized")."""
-    for name in ("article1", "article2", "costs", "budget"):
+    for name in ("article1", "article2", "costs", "published", "budget", "plan"):
         nb = nbformat.read(ROOT / "book" / lang / f"{name}.ipynb", 4)
         for cell in nb.cells:
             if cell.cell_type != "code" or "remove-cell" in cell.metadata.get("tags", []):

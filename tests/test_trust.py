@@ -378,13 +378,16 @@ def test_the_log_is_each_published_version_that_moved_a_figure_or_a_verdict(repo
     assert json.loads(cache.read_text())["versions"] and corrections.history("en", root=root, cache=cache) == log
     said = corrections.markdown(log, "en", {"article1"}, names={"A1-x": "the claim"},
                                 commit_url=STATED.commit_url)
-    assert said.splitlines() == [
+    # Folded in a <details> a reader opens, so that the about page stays short on a phone.
+    assert said.splitlines()[:2] == ['<details class="corrections-log"><summary>The log: 1 version, the latest first</summary>', ""]
+    assert said.splitlines()[-2:] == ["", "</details>"]
+    assert said.splitlines()[2:-2] == [
         f"- December 2, 2026 ([`{commits['merge'][:7]}`](https://github.com/example/book/commit/{commits['merge']}))",
         "  - {doc}`article1`: 1 figure moved and 1 verdict changed",
         "    - the claim: Holds → Needs context",
         "    - the claim: $3.99 → $4.39"]
     said = corrections.markdown(log, "es", set(), names={})
-    assert said.splitlines()[1:] == ["  - article1: se movió 1 cifra y cambió 1 veredicto",
+    assert said.splitlines()[3:-2] == ["  - article1: se movió 1 cifra y cambió 1 veredicto",
                                      "    - un veredicto de esta página: Se sostiene → Con matices",
                                      "    - $3.99 → $4.39"]
     assert corrections.markdown(Log(), "en", set(), names={}) == words("en")["trust"]["log"]["none"]

@@ -49,6 +49,10 @@ class NumberBox:
         text = self.widget.value.strip()
         if text == self.shown(self._exact):
             return self._exact
+        return self.parse(text)
+
+    def parse(self, text: str) -> float:
+        """`text` read in the page's number style; a BadInput (problem "format") when it is not a number so written."""
         try:
             return float(parse_decimal(text.replace("\u00a0", " "), locale=fmt.locale(self.lang), strict=True)) / self.scale
         except (NumberFormatError, ValueError):

@@ -35,7 +35,7 @@ from lib.plan import memory, speed, step_time, validation
 from lib.plan.errors import PlanError, message
 from lib.plan.gpus import Gpu, capacity_bytes, load_gpus, price, price_seen
 from lib.plan.gpus import memory as gpu_memory
-from lib.plan.shapes import SHIPPED, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
+from lib.plan.shapes import SHIPPED, Shape, all_linear_parameters, expert_parameters, linear_modules, load_config, param_count, shape
 from lib.site import charts
 
 # The sequences offered: powers of two from 128 tokens to the longest context a shipped model has.
@@ -55,26 +55,49 @@ SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets
 # measurements, lib.plan.validation.speed_range), or at a utilisation of the bf16 peak the reader sets (the
 # MFU path, lib.plan.speed's `mfu` override, no range).
 SPEEDS = ("model", "set")
+# A node: the GPUs offered, and the shardings (DDP, and ZeRO-2 and ZeRO-3 with FSDP's names beside them).
+NODE_GPUS = (1, 2, 4, 8)
+NODE_SHARDINGS = ("ddp", "zero2", "zero3")
+# What the live planner's boxes take beyond the page's sliders: any sequence (a warning beyond the model's
+# positions), any batch the memory allows, any accumulation.
+BOX_LIMITS = {"seq": (1, 10 ** 7), "batch": (1, 10 ** 6), "grad_accum": (1, 10 ** 6)}
 # The readout's lines: each ranged figure is followed by its range (empty at a utilisation the reader sets);
 # a warning for a sequence beyond the model's positions (computed, as transformers runs it); the last three
 # are notes, empty but for the jobs they are about (notes).
 LINES = ("weights", "adapters", "gradients", "optimizer", "activations", "peak", "fits", "speed", "speed_range", "time",
-         "time_range", "cost", "cost_range", "euros", "euros_range", "price", "warning", "warning_more", "experts",
+         "time_range", "cost", "cost_range", "euros", "euros_range", "price", "price_from", "warning", "warning_more", "experts",
          "measured", "measured_more")
-TIME_LINES = ("speed", "speed_range", "time", "time_range", "cost", "cost_range", "euros", "euros_range", "price")
+TIME_LINES = ("speed", "speed_range", "time", "time_range", "cost", "cost_range", "euros", "euros_range", "price",
+              "price_from")
 START = {"model": "llama-7b", "method": "lora", "targets": "qv", "checkpointing": False, "attention": "sdpa",
          "gpu": "h100-sxm", "speed_by": "model"}
 
 
 def job(model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
-        attention: str) -> memory.Job:
-    """The planner's job for the calculator's settings (a PlanError for a setting it refuses)."""
+        attention: str, *, optimizer: str = "adamw", gpus: int = 1, sharding: str = "ddp", grad_accum: int = 1,
+        model_shape: Shape | None = None) -> memory.Job:
+    """The planner's job for the calculator's settings (a PlanError for a setting it refuses): a shipped
+    model by name, or `model_shape`, the shape of a config.json the reader pasted (pasted_shape)."""
     if targets not in TARGETS:
         raise PlanError("unknown_target", names=targets, known=", ".join(TARGETS), all=memory.ALL_LINEAR)
-    s = shape(load_config(model))
+    s = shape(load_config(model)) if model_shape is None else model_shape
     modules = memory.attention_targets(s)[1] if targets == "qv" else TARGETS[targets]
     return memory.Job(s, method, seq=seq, batch=batch, checkpointing=checkpointing, attention=attention, rank=rank,
-                      targets=modules)
+                      targets=modules, optimizer=optimizer, gpus=gpus, sharding=sharding, grad_accum=grad_accum)
+
+
+def pasted_shape(text: str, lang: str) -> Shape:
+    """The shape of a Hugging Face config.json pasted as text, checked as the command checks a config's
+    file (lib.plan.shapes.load_config, shape): a PlanError, said in the reader's language, for text that is
+    not one JSON object or for a field the planner needs that is missing or wrong."""
+    where = words(lang)["calculator_plan"]["pasted"]
+    try:
+        config = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PlanError("not_json", path=where, error=f"{exc.lineno}:{exc.colno}") from None
+    if not isinstance(config, dict):
+        raise PlanError("not_object", path=where)
+    return shape(config)
 
 
 def models() -> tuple[str, ...]:
@@ -156,8 +179,9 @@ def limits(name: str) -> tuple[float, float]:
 
 
 def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: int, batch: int, checkpointing: bool,
-            attention: str, gpu: str, tokens: float, inputs: Inputs | None = None, utilisation: float | None = None
-            ) -> dict[str, str]:
+            attention: str, gpu: str, tokens: float, inputs: Inputs | None = None, utilisation: float | None = None,
+            *, optimizer: str = "adamw", gpus: int = 1, sharding: str = "ddp", grad_accum: int = 1,
+            price_usd: float | None = None, model_shape: Shape | None = None) -> dict[str, str]:
     """The lines (LINES) in `lang`, from lib.plan: the speed by the speed model with its range, or, with
     `utilisation`, at that share of the bf16 peak. A sequence beyond the model's positions is computed with
     a warning (lib.plan.memory.warnings), but for a learned position table (GPT-2's), which has no row for
@@ -165,7 +189,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     planner refuses."""
     i = load_inputs() if inputs is None else inputs
     text, parts_words = words(lang)["calculator_plan"], words(lang)["plan"]["parts"]
-    s = shape(load_config(model))
+    s = shape(load_config(model)) if model_shape is None else model_shape
     if seq > s.max_positions and s.learned_positions:
         count = lambda n: Figure.of(n, "count").format(lang)  # noqa: E731
         return dict.fromkeys(LINES, "") | {LINES[0]: text["beyond"].format(seq=count(seq)),
@@ -174,7 +198,8 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     if attention not in derived:  # gpt-oss's sdpa: eager is the one it runs in transformers
         return dict.fromkeys(LINES, "") | {LINES[0]: text["no_attention"].format(
             attention=_attention_names(derived, lang)), LINES[1]: text["no_attention_more"]}
-    j = job(model, method, rank, targets, seq, batch, checkpointing, attention)
+    j = job(model, method, rank, targets, seq, batch, checkpointing, attention, optimizer=optimizer, gpus=gpus,
+            sharding=sharding, grad_accum=grad_accum, model_shape=model_shape)
     g = load_gpus()[gpu] if gpu in load_gpus() else None
     if g is None:
         raise PlanError("unknown_gpu", name=repr(gpu), known=", ".join(load_gpus()))
@@ -182,7 +207,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     gb = lambda key: Figure.memory(parts[key] / 1e9).format(lang)  # noqa: E731
     lines = {key: text["part"].format(part=parts_words[key], memory=gb(key))
              for key in ("weights", "adapters", "gradients", "optimizer", "activations", "peak")}
-    run = speed.on_gpu(j, g, tokens, utilisation, i)
+    run = speed.on_gpu(j, g, tokens, utilisation, i, price_usd)
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if run["fits"] is None else text["fits" if run["fits"] else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
@@ -190,10 +215,31 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     for key, values in memory.warnings(j):  # seq_beyond, the only one
         count = {k: Figure.of(v, "count").format(lang) for k, v in values.items()}
         warned = {"warning": text["warning"].format(**count), "warning_more": text["warning_more"].format(**count)}
-    return lines | _time_lines(lang, run, tokens, g, i) | warned | notes(lang, model, method, i)
+    return lines | _time_lines(lang, run, tokens, g, i, price_usd) | warned | notes(lang, model, method, i)
 
 
-def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[str, str]:
+def peak_sum(lang: str, j: memory.Job) -> str:
+    """The peak as the sum it is (lib.plan.memory.peak_terms: what is alive at its moment), in `lang`, as the
+    command writes it: why the parts above add up to more than the peak."""
+    w = words(lang)["plan"]
+    alive = memory.peak_terms(j)
+    terms = " + ".join(f"{w['terms'][k]} {Figure.memory(v / 1e9).format(lang)}" for k, v in alive["terms"].items())
+    return w["peak_sum"].format(moment=w["moments"][alive["moment"]], terms=terms,
+                                peak=Figure.memory(memory.parts(j)["peak"] / 1e9).format(lang))
+
+
+def node_line(lang: str, j: memory.Job) -> str:
+    """What the job assumes of its node, optimiser and batches, as the command restates it."""
+    w = words(lang)["plan"]
+    node = w["node_one"] if j.gpus == 1 else w["node_many"].format(gpus=fmt.number(j.gpus, lang, 0),
+                                                                    sharding=w["shardings"][j.sharding])
+    count = lambda n: fmt.number(n, lang, 0)  # noqa: E731
+    return w["assumed"].format(types=w["types"][j.method], optimiser=w["optimizers"][j.optimizer], node=node,
+                               batch=count(j.batch), accum=count(j.grad_accum), global_batch=count(j.global_batch),
+                               step_tokens=count(j.step_tokens), adapter="")
+
+
+def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs, price_usd: float | None = None) -> dict[str, str]:
     """The speed, time, cost, euros and price lines of a job on a GPU (lib.plan.speed.on_gpu); a job that
     does not fit it, or a GPU whose peak is unverified, gets one line that says so, and no figure."""
     text = words(lang)["calculator_plan"]
@@ -208,22 +254,22 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     usd = lambda v: Figure.of(v, "USD", decimals=2).format(lang)  # noqa: E731
     eur = lambda v: Figure.of(v, "EUR", decimals=2).format(lang)  # noqa: E731
     money = {"cost_usd": "USD", "cost_eur": "EUR"}
-    duration = lambda v: Figure.duration(v).format(lang)  # noqa: E731
+    tps_range = lambda low, high: text["per_second"].format(tps=Figure.between(low, high, "token").format(lang))  # noqa: E731
+    duration_range = lambda low, high: Figure.duration_range(low, high).format(lang)  # noqa: E731
 
     def spread(key: str, written) -> dict[str, str]:  # the range line under a figure, by the speed model only
-        if not ranged:
+        if not ranged:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million, 9,7–68,6 horas
             return {}
-        if key in money:  # one unit for both ends: 1,30–7,88 millones de dólares / $1.30–7.88 million
-            return {f"{key}_range": text["money_range"].format(
-                range=money_range(run[f"{key}_low"], run[f"{key}_high"], money[key], lang))}
-        return {f"{key}_range": text["range"].format(low=written(run[f"{key}_low"]), high=written(run[f"{key}_high"]))}
+        if key in money:
+            written = lambda low, high: money_range(low, high, money[key], lang)  # noqa: E731
+        return {f"{key}_range": text["range"].format(range=written(run[f"{key}_low"], run[f"{key}_high"]))}
 
     out["speed"] = text["speed"].format(tps=tps(run["tokens_per_second"]), mfu=mfu)
-    out |= {"speed_range": spread("tokens_per_second", tps).get("tokens_per_second_range", "")}
+    out |= {"speed_range": spread("tokens_per_second", tps_range).get("tokens_per_second_range", "")}
     shown = {"tokens": Figure.of(tokens, "token", compact=True, decimals=1).format(lang),
-             "time": duration(run["hours"])}
+             "time": Figure.duration(run["hours"]).format(lang)}
     out["time"] = text["time"].format(**shown)
-    out |= {"time_range": spread("hours", duration).get("hours_range", "")}
+    out |= {"time_range": spread("hours", duration_range).get("hours_range", "")}
     if run["cost_usd"] is None:
         return out | {"cost": text["no_price"]}
     out["cost"] = text["cost"].format(usd=usd(run["cost_usd"]))
@@ -231,8 +277,10 @@ def _time_lines(lang: str, run: dict, tokens: float, g: Gpu, i: Inputs) -> dict[
     out["euros"] = text["euros"].format(eur=eur(run["cost_eur"]))
     out |= {"euros_range": spread("cost_eur", eur).get("cost_eur_range", "")}
     # The price the cost is at, and when it was seen: prices of several providers and years sit side by side.
-    out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang),
-                                        seen=fmt.month(price_seen(g, i), lang))
+    if price_usd is not None:  # the reader's own price
+        return out | {"price": text["price_own"].format(price=Figure.of(price_usd, "USD", decimals=2).format(lang))}
+    out["price"] = text["price"].format(price=Figure.of(price(g, i), "USD", decimals=2).format(lang))
+    out["price_from"] = text["price_from"].format(provider=g.price_provider, seen=fmt.month(price_seen(g, i), lang))
     return out
 
 
@@ -273,20 +321,34 @@ def _labels(lang: str) -> dict[str, dict[str, str]]:
 
 
 def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
-    """The live planner for Jupyter and Binder: lists, boxes (rank, batch, tokens; whole numbers in the
-    page's number style), a checkbox, the speed (the book's model, or a utilisation the reader sets in its
-    box) and the readout."""
+    """The live planner for Jupyter and Binder: lists, boxes (rank, sequence, batch, accumulation, tokens;
+    whole numbers in the page's number style), a node (GPUs and sharding), an optimiser, a price box (empty:
+    the book's sourced price), a box for a config.json of the reader's own (pasted_shape, in place of the
+    list's model), a checkbox, the speed (the book's model, or a utilisation the reader sets in its box) and
+    the readout, with the peak as the sum it is and what the job assumes (peak_sum, node_line)."""
     i = load_inputs() if inputs is None else inputs
     text, labels, s = words(lang)["calculator_plan"], _labels(lang), start(i)
-    lists = {name: widgets.Dropdown(options=[(label, key) for key, label in labels[name].items()],
-                                    value=str(s[name]) if name == "seq" else s[name])
-             for name in ("model", "method", "targets", "seq", "attention", "gpu", "speed_by")}
+    plan_words = words(lang)["plan"]
+    lists = {name: widgets.Dropdown(options=[(label, key) for key, label in labels[name].items()], value=s[name])
+             for name in ("model", "method", "targets", "attention", "gpu", "speed_by")}
+    lists["gpus"] = widgets.Dropdown(options=[(fmt.number(n, lang, 0), n) for n in NODE_GPUS], value=1)
+    lists["sharding"] = widgets.Dropdown(options=[(text["shardings"][k], k) for k in NODE_SHARDINGS], value="ddp")
+    lists["optimizer"] = widgets.Dropdown(options=[(plan_words["optimizers"][k], k) for k in memory.OPTIMIZERS],
+                                          value="adamw")
     boxes = {"rank": NumberBox(s["rank"], lang, text["rank"], "rank"),
+             "seq": NumberBox(s["seq"], lang, text["seq"], "seq"),
              "batch": NumberBox(s["batch"], lang, text["batch"], "batch"),
+             "grad_accum": NumberBox(1, lang, text["grad_accum"], "grad_accum"),
              "tokens": NumberBox(s["tokens"], lang, text["tokens"], "tokens"),
              "utilisation": NumberBox(s["utilisation"], lang, text["utilisation_percent"], "utilisation", 1, scale=100)}
+    # The reader's price: empty for the book's sourced one (named with its provider and the date it was seen).
+    price_box = widgets.Text(value="", placeholder=text["price_placeholder"], continuous_update=False,
+                             layout=widgets.Layout(width="9em"))
+    pasted = widgets.Textarea(value="", placeholder=text["config_placeholder"], continuous_update=False,
+                              layout=widgets.Layout(width="24em", height="6em"))
     checkpointing = widgets.Checkbox(value=s["checkpointing"], indent=False)
-    result = widgets.HTML()
+    # The readout (the static page's lines), then the peak as the sum it is and what the job assumes.
+    result, explained = widgets.HTML(), widgets.HTML()
 
     def model_defaults(change):  # a model chosen: the attention it runs by default and its utilisation, as on the page
         lists["attention"].value = memory.default_attention(shape(load_config(change["new"])))
@@ -295,34 +357,60 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
     def method_defaults(change):  # a method chosen: gradient checkpointing as it runs by default, as on the page
         checkpointing.value = default_checkpointing(change["new"])
 
+    def own_price() -> float | None:
+        typed = price_box.value.strip()
+        if not typed:
+            return None
+        return compute.within("price_per_gpu_hour", NumberBox(1, lang, text["price_box"], "price_per_gpu_hour", 2)
+                              .parse(typed), 0.01, 10 ** 4)
+
     def update(_=None):
         try:
-            # What the static page's sliders allow: whole ranks and batches, tokens from 10^6 to 10^13.
-            values = {name: compute.within(name, box.value, *limits(name), whole=name != "utilisation")
+            # What the static page's sliders allow, and the boxes beyond them (BOX_LIMITS).
+            values = {name: compute.within(name, box.value, *(BOX_LIMITS[name] if name in BOX_LIMITS else limits(name)),
+                                           whole=name != "utilisation")
                       for name, box in boxes.items()}
+            own = pasted_shape(pasted.value, lang) if pasted.value.strip() else None
+            attention = lists["attention"].value if own is None else memory.default_attention(own)
+            settings = dict(optimizer=lists["optimizer"].value, gpus=lists["gpus"].value, sharding=lists["sharding"].value,
+                            grad_accum=int(values["grad_accum"]))
             lines = readout(lang, lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
-                            int(lists["seq"].value), int(values["batch"]), checkpointing.value, lists["attention"].value,
+                            int(values["seq"]), int(values["batch"]), checkpointing.value, attention,
                             lists["gpu"].value, values["tokens"], i,
-                            values["utilisation"] if lists["speed_by"].value == "set" else None)
+                            values["utilisation"] if lists["speed_by"].value == "set" else None,
+                            price_usd=own_price(), model_shape=own, **settings)
             result.value = "<br>".join(html.escape(lines[k]) for k in LINES if lines[k])
+            explained.value = ""
+            if lines["peak"]:  # the job was computed: the peak as the sum it is, and what it assumes
+                j = job(lists["model"].value, lists["method"].value, int(values["rank"]), lists["targets"].value,
+                        int(values["seq"]), int(values["batch"]), checkpointing.value, attention, model_shape=own,
+                        **settings)
+                explained.value = "<br>".join(html.escape(line) for line in (peak_sum(lang, j), node_line(lang, j)))
         except PlanError as exc:
-            result.value = html.escape(text["error"].format(message=message(exc, lang)))
+            result.value, explained.value = html.escape(text["error"].format(message=message(exc, lang))), ""
         except ValueError as exc:
             result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
+            explained.value = ""
 
     lists["model"].observe(model_defaults, names="value")  # before update: the readout reads what they set
     lists["method"].observe(method_defaults, names="value")
-    for control in (*lists.values(), checkpointing):
+    for control in (*lists.values(), checkpointing, price_box, pasted):
         control.observe(update, names="value")
     for box in boxes.values():
         box.observe(update)
     update()
+    # The page's controls in its order, then those the live planner adds (a node, the optimiser, accumulation,
+    # the reader's price and model).
     rows = [(text["model"], lists["model"]), (text["method"], lists["method"]), (text["rank"], boxes["rank"].widget),
-            (text["targets"], lists["targets"]), (text["seq"], lists["seq"]), (text["batch"], boxes["batch"].widget),
+            (text["targets"], lists["targets"]), (text["seq"], boxes["seq"].widget), (text["batch"], boxes["batch"].widget),
             (text["checkpointing"], checkpointing), (text["attention"], lists["attention"]), (text["gpu"], lists["gpu"]),
             (text["tokens"], boxes["tokens"].widget), (text["speed_by"], lists["speed_by"]),
-            (text["utilisation_percent"], boxes["utilisation"].widget)]
-    return form(rows, result)
+            (text["utilisation_percent"], boxes["utilisation"].widget),
+            (text["gpus"], lists["gpus"]), (text["sharding"], lists["sharding"]), (text["optimizer"], lists["optimizer"]),
+            (text["grad_accum"], boxes["grad_accum"].widget), (text["price_box"], price_box), (text["config"], pasted)]
+    box = form(rows, result)
+    box.children = (*box.children, explained)
+    return box
 
 
 # ---------------------------------------------------------------- on the static page (Vega)
@@ -591,23 +679,17 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     mfu = charts.percent_expr("datum.mfu", lang)
     tps = lambda value: template(text["per_second"], tps=charts.count_expr(value, "token", lang))  # noqa: E731
 
-    def duration(value: str) -> str:  # Figure.duration: hours from an hour, minutes below
-        hours = charts.figure_expr(value, "hour", lang, 1, rounded=True)
-        return f"({value} >= 1 ? {hours} : {charts.figure_expr(f'{value} * 60', 'minute', lang, 1, rounded=True)})"
-
     def spread(field: str, written, priced: bool = False) -> str:  # the range under a figure, by the speed model
-        if priced:
-            shown = template(text["money_range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
-        else:
-            shown = template(text["range"], low=written(f"datum.{field}_low"), high=written(f"datum.{field}_high"))
+        shown = template(text["range"], range=written(f"datum.{field}_low", f"datum.{field}_high"))
         return f"(datum.timed && datum.by_model{' && datum.price >= 0' if priced else ''} ? {shown} : '')"
 
     out["speed"] = (f"(datum.fit == 0 ? {quoted(text['no_fit_time'])} : !datum.peaked ? {quoted(text['no_peak'])} : "
                     f"{template(text['speed'], tps=tps('datum.tps'), mfu=mfu)})")
-    out["speed_range"] = spread("tps", tps)
-    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang), "time": duration("datum.hours")}
+    out["speed_range"] = spread("tps", lambda low, high: template(text["per_second"], tps=charts.range_expr(low, high, "token", lang)))
+    shown = {"tokens": charts.compact_count_expr("datum.trained", "token", lang),
+             "time": charts.duration_expr("datum.hours", "datum.hours", lang)}
     out["time"] = f"(datum.timed ? {template(text['time'], **shown)} : '')"
-    out["time_range"] = spread("hours", duration)
+    out["time_range"] = spread("hours", lambda low, high: charts.duration_expr(low, high, lang))
     usd = lambda value: charts.money_expr(value, lang)  # noqa: E731
     eur = lambda value: charts.money_expr(value, lang, "EUR")  # noqa: E731
     out["cost"] = (f"(!datum.timed ? '' : datum.price < 0 ? {quoted(text['no_price'])} : "
@@ -616,9 +698,14 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     out["euros"] = f"(datum.timed && datum.price >= 0 ? {template(text['euros'], eur=eur('datum.eur'))} : '')"
     out["euros_range"] = spread("eur", lambda low, high: money_range_expr(low, high, lang, "EUR"), priced=True)
     seen = pick(SIGNALS["gpu"], {k: quoted(fmt.month(price_seen(g, i), lang))
-                                 for k, g in load_gpus().items() if g.price_usd_per_hour is not None}, expr=True)
+                                 for k, g in load_gpus().items() if price(g, i) is not None}, expr=True)
+    provider = pick(SIGNALS["gpu"], {k: quoted(g.price_provider or "") for k, g in load_gpus().items()
+                                     if price(g, i) is not None}, expr=True)
     out["price"] = (f"(datum.timed && datum.price >= 0 ? "
-                    f"{template(text['price'], price=charts.money_expr('datum.price', lang), seen=seen)} : '')")
+                    f"{template(text['price'], price=charts.money_expr('datum.price', lang))} : '')")
+    # datum.usd, not datum.price: the line "price" before it takes that name in the readout's data
+    out["price_from"] = (f"(datum.timed && datum.usd >= 0 ? "
+                         f"{template(text['price_from'], provider=provider, seen=seen)} : '')")
     count = lambda value: charts.figure_expr(value, "count", lang)  # noqa: E731
     positions = "datum.m.positions"
     for key in ("warning", "warning_more"):  # lib.plan.memory.warnings' seq_beyond

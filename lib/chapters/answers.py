@@ -45,6 +45,21 @@ PAGES = {
     "run_gpt3": ("index", "costs"),
     "project_llama": ("index", "costs"),
 }
+# Where the home page's "Worked out" link for each answer lands: the label of the section that computes
+# it, on the first page after the home page in PAGES (tests/test_reading.py checks the built links).
+# None: the page itself, until its chapter labels the section (the budget chapter, being split in
+# issue 39).
+SECTIONS = {
+    "budget_buys": None,
+    "full_ft_fits": None,
+    "pretrain_gpt2": None,
+    "pretrain_llama7b": None,
+    "run_opt": "costs-prices",
+    "run_llama": "costs-prices",
+    "run_palm": "costs-prices",
+    "run_gpt3": "costs-prices",
+    "project_llama": "costs-project",
+}
 GPT3 = "GPT-3 175B (davinci)"  # its row in Epoch AI's data
 ON_DEMAND = "Price per chip-hour (on-demand)"
 GPU_CLOUDS = ("Microsoft Azure", "Amazon Web Services")  # the providers of the 2022 A100 prices

@@ -13,6 +13,7 @@ from lib.core.words import place, words
 CURRENCIES = {"USD", "EUR"}
 PRICES = {"USD/GPU-hour": ("USD", "GPU-hour"), "USD/chip-hour": ("USD", "chip-hour"), "USD/month": ("USD", "month"), "USD/hour": ("USD", "hour"),
           "USD/kWh": ("USD", "kWh"), "USD/chip": ("USD", "chip")}
+LONG_HOURS = 1e3  # from here on a duration is written in whole hours (Figure.duration_range)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -46,8 +47,18 @@ class Figure:
 
     @classmethod
     def duration(cls, hours: float) -> "Figure":
-        """A time in hours with a decimal, or in minutes below an hour: 52,1 horas, 18,0 minutes."""
-        return cls.of(hours, "hour", decimals=1) if hours >= 1 else cls.of(hours * 60, "minute", decimals=1)
+        """A time as duration_range writes it: 52,1 horas, 18,0 minutos, 1.544.727 horas."""
+        return cls.duration_range(hours, hours)
+
+    @classmethod
+    def duration_range(cls, low_hours: float, high_hours: float) -> "Figure":
+        """A time, or a range of times in one unit and one precision (STYLE.md), chosen by the high end:
+        minutes where it is under an hour (5,8–41,2 minutos), else hours for both ends (0,5–2,1 horas);
+        one decimal, none where the high end, at one decimal, is LONG_HOURS (1.000 horas) or more
+        (1.544.727 horas: a tenth of an hour means nothing there). charts.duration_expr is its Vega twin."""
+        if high_hours < 1:
+            return cls.between(low_hours * 60, high_hours * 60, "minute", decimals=1)
+        return cls.between(low_hours, high_hours, "hour", decimals=0 if round(high_hours, 1) >= LONG_HOURS else 1)
 
     @classmethod
     def between(cls, low: float, high: float, unit: str, **style) -> "Figure":
@@ -188,8 +199,11 @@ class Figure:
                       else fmt.compact_range(self.low, self.high, lang, self.decimals, self.fixed))
         else:
             number = self._range(lambda v: fmt.number(v, lang, self.decimals))
-        # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals.
+        # Singular for a value written as one: 1 hour, also for 1.2 hours shown without decimals;
+        # a range whose ends are written apart is plural: 0,4–1,0 horas.
         shown = self.high if self.compact else round(self.high, self.decimals)
+        if not self.compact and round(self.low, self.decimals) != shown:
+            shown = 2
         word = fmt.unit_word(self.unit, lang, shown) if self.unit else ""
         if word and self.qualifier:
             word = words(lang)["qualified"].format(unit=word, qualifier=self.qualifier)

@@ -146,7 +146,7 @@ def table(result: dict, args: argparse.Namespace) -> str:
     node = w["node_one"] if job.gpus == 1 else w["node_many"].format(gpus=fmt.number(job.gpus, lang, 0),
                                                                          sharding=w["shardings"][job.sharding])
     adapter = w["adapter"].format(rank=job.rank, targets=job.targets if isinstance(job.targets, str) else ",".join(job.targets)) if job.adapted else ""
-    lines += [w["assumed"].format(types=w["types"][job.method], optimizer=w["optimizers"][job.optimizer], node=node,
+    lines += [w["assumed"].format(types=w["types"][job.method], optimiser=w["optimizers"][job.optimizer], node=node,
                                   accum=fmt.number(job.grad_accum, lang, 0), batch=fmt.number(job.batch, lang, 0),
                                   global_batch=fmt.number(job.global_batch, lang, 0),
                                   step_tokens=fmt.number(job.step_tokens, lang, 0), adapter=adapter), ""]
@@ -177,7 +177,7 @@ def table(result: dict, args: argparse.Namespace) -> str:
             ranged = result["speed_model"] == "parts"  # the speed model's, with its range; else --mfu's
             if ranged:
                 shown |= {"tps_range": "–".join(fmt.number(result[f"tokens_per_second_{e}"], lang, 0) for e in ("low", "high")),
-                          "time_range": "–".join(Figure.duration(result[f"hours_{e}"]).format(lang) for e in ("low", "high"))}
+                          "time_range": Figure.duration_range(result["hours_low"], result["hours_high"]).format(lang)}
             suffix = "_model" if ranged else ""
             if result["cost_usd"] is None:
                 lines.append(w["no_price" + suffix].format(**shown))

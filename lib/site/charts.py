@@ -34,6 +34,7 @@ import vl_convert as vlc
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from lib.core import fmt
+from lib.core.figure import LONG_HOURS
 from lib.core.words import words
 from lib.site import fonts, lab
 
@@ -887,6 +888,27 @@ def figure_expr(value: str, unit: str, lang: str, decimals: int = 0, *, rounded:
         return number if one == '" "' else f"{number} + {one}"
     test = f"round(({value}) * {10 ** decimals}) == {10 ** decimals}" if rounded else f"{value} == 1"
     return f"{number} + ({test} ? {one} : {many})"
+
+
+def range_expr(low: str, high: str, unit: str, lang: str, decimals: int = 0) -> str:
+    """A Vega expression writing a range in one unit as Figure.between(low, high, unit, decimals=d) does
+    (no currency, no compact words): 5,8–41,2 minutos; one figure where the ends write alike (9,7 horas),
+    singular only then, for one that rounds to one (1,0 hora)."""
+    written = lambda value: f"format({value}, ',.{decimals}f')"  # noqa: E731
+    alike = f"{written(low)} == {written(high)}"
+    number = f"({alike} ? {written(high)} : {written(low)} + {json.dumps(fmt.DASH)} + {written(high)})"
+    one, many = (json.dumps(" " + fmt.unit_word(unit, lang, n), ensure_ascii=False) for n in (1, 2))
+    if one == many:
+        return number if one == '" "' else f"{number} + {one}"
+    return f"{number} + ({alike} && round(({high}) * {10 ** decimals}) == {10 ** decimals} ? {one} : {many})"
+
+
+def duration_expr(low: str, high: str, lang: str) -> str:
+    """A Vega expression writing a time, or a range of times, as Figure.duration_range does: minutes where
+    the high end is under an hour, else hours, with one decimal, none from LONG_HOURS on."""
+    minutes = range_expr(f"({low}) * 60", f"({high}) * 60", "minute", lang, 1)
+    hours = lambda d: range_expr(low, high, "hour", lang, d)  # noqa: E731
+    return (f"(({high}) < 1 ? {minutes} : round(({high}) * 10) >= {LONG_HOURS * 10:g} ? {hours(0)} : {hours(1)})")
 
 
 def memory_expr(value: str, lang: str) -> str:

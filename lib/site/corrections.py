@@ -382,6 +382,9 @@ def markdown(log: Log, lang: str, pages: set[str], names: dict[str, str] | None 
                                          if subject else moved))
     if not lines:
         lines.append(w["none"])
+    else:  # folded, so that the page stays short on a phone: a reader opens it (it opens without JavaScript)
+        summary = plural(w["summary"], len(log.versions)).format(n=fmt.number(len(log.versions), lang))
+        lines = [f'<details class="corrections-log"><summary>{summary}</summary>', ""] + lines + ["", "</details>"]
     if log.since is not None:
         lines.append("\n" + w["shallow"].format(date=fmt.date(log.since, lang)))
     return "\n".join(lines)
