@@ -1,6 +1,6 @@
 """`make bench`: what the book costs on this machine, with the targets beside it.
 
-    python -m tests.bench              # everything (about three minutes on two cores)
+    python -m tests.bench              # everything (about five minutes on two cores)
     python -m tests.bench --no-test    # without timing `make test`
     python -m tests.bench --no-lighthouse   # without Lighthouse (about 15 s a page)
 

@@ -109,9 +109,16 @@ def compact_range(low: float, high: float, lang: str, decimals: int = 1, fixed: 
     scale, rounding = _scale(high, lang), _places(high, lang, decimals)
     if scale < 1e3 or round(low / scale, rounding) == 0:
         return joined(compact(low, lang, decimals, fixed), compact(high, lang, decimals, fixed))
+    body, word = _in_scale(low, high, scale, rounding, lang, fixed)
+    return f"{body} {word}"
+
+
+def _in_scale(low: float, high: float, scale: float, rounding: int, lang: str, fixed: bool) -> tuple[str, str]:
+    """Both ends of a range written in one scale, at one precision (STYLE.md): 1,0–6,8, not 1–6,8; 9–23
+    when both are whole, unless `fixed` keeps the decimals; and the scale's word for the high end."""
     whole = not fixed and all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
     ends = [number(round(v / scale, rounding), lang, 0 if whole else max(0, rounding)) for v in (low, high)]
-    return f"{joined(*ends)} {_scale_word(scale, ends[1], lang)}"
+    return joined(*ends), _scale_word(scale, ends[1], lang)
 
 
 def compact_value(x: float, lang: str, decimals: int = 1) -> float:
@@ -234,15 +241,10 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     # Spanish thousands of millions at the precision of the English billions (_places): 1.200
     # millones as $1.2 billion (not 1.164 millones), 13.900 millones as $13.9 billion (STYLE.md).
     rounding = _places(high, lang, decimals)
-    decimals = max(0, rounding)
     if scale < 1e3:
         text = money(low, currency, lang)
         return text if same else joined(text, money(high, currency, lang))
-    # A range keeps one precision for both ends (STYLE.md): 1,0–6,8, not 1–6,8; 9–23 when both are whole.
-    whole = not fixed and all(round(v / scale, rounding) == int(round(v / scale, rounding)) for v in (low, high))
-    ends = [number(round(v / scale, rounding), lang, 0 if whole else decimals) for v in (low, high)]
-    word = _scale_word(scale, ends[1], lang)
-    body = joined(*ends)
+    body, word = _in_scale(low, high, scale, rounding, lang, fixed)
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "
         return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"
