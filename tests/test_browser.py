@@ -282,7 +282,8 @@ def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
         # Each chart says whether it scrolls once Vega has drawn it.
         tab.page.wait_for_function("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
                                    " (c.scrollWidth > c.clientWidth) === c.classList.contains('scrolls'))", timeout=5000)
-        charts = tab.page.eval_on_selector_all("div.vega-chart", """cs => cs.map(c => ({
+        # A live chart (div.vega-chart) or a picture (lib.site.charts.picture), which never scrolls.
+        charts = tab.page.eval_on_selector_all("div.vega-chart, figure.chart-picture > .chart-svg", """cs => cs.map(c => ({
             box: c.getBoundingClientRect().right, scrolls: c.scrollWidth > c.clientWidth, tab: c.tabIndex,
             label: c.getAttribute('aria-label'),
             hint: getComputedStyle(c, '::before').content}))""")
