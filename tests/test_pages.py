@@ -126,6 +126,28 @@ def test_a_first_visit_is_light(visits, lang, name):
     assert loads_vega == seen["chart"], f"{lang}/{name}: Vega bundle loaded {loads_vega}, chart on page {seen['chart']}"
 
 
+# What Lighthouse scores a page's loading from (tests/lighthouse.py, `make bench`), checked on every
+# page of the built site: the Vega runtime only where a chart is live (a calculator, a slider), and
+# then deferred, as calculator.js is; every other chart a picture with no script of its own.
+DEFERRED = ("vega-bundle.js", "calculator.js")
+
+
+@pytest.mark.parametrize("lang,name", PAGES)
+def test_script_loads_only_where_a_chart_is_live_and_blocks_no_paint(built_site, lang, name):
+    page = (built_site / ("" if lang == "root" else lang) / f"{name}.html").read_text(encoding="utf8")
+    live = 'class="vega-chart"' in page
+    tags = {script: re.findall(rf'<script[^>]*src="_static/{re.escape(script)}[^"]*"[^>]*>', page) for script in DEFERRED}
+    assert bool(tags["vega-bundle.js"]) == live, f"{lang}/{name}: Vega bundle {bool(tags['vega-bundle.js'])}, live chart {live}"
+    for script, found in tags.items():
+        assert all(re.search(r"\bdefer\b", tag) for tag in found), f"{lang}/{name}: {script} blocks the first paint: {found}"
+    for picture in re.findall(r'<figure id="chart-[^"]*" class="chart-picture">.*?</figure>', page, re.S):
+        assert "<script" not in picture, f"{lang}/{name}: a chart picture with a script"
+        assert re.search(r'<div class="chart-svg" role="img" aria-label="[^"]+"', picture), (
+            f"{lang}/{name}: a chart picture without its text alternative")
+        assert re.search(r"<details><summary>[^<]+</summary><p>[^<]+</p></details>", picture), (
+            f"{lang}/{name}: a chart picture without what it shows in words")
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint(visits, built_site, lang):
     """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
