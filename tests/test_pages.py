@@ -85,10 +85,11 @@ def test_nothing_is_cut_off_on_a_phone(visits, lang, name):
 # The pages a reader reads through, and how tall each may be on a phone (issue 39: a page a reader finishes).
 READ_THROUGH = ("index", "article1", "article2", "costs", "published", "budget", "plan", "about")
 TALLEST = 20_000
-# The pages still over it (issue 39, measured at 390 px on December 7, 2026: article 1 22,336 px in Spanish,
-# 22,670 in English, What a budget buys 23,753, Plan your own job 20,836): a ceiling each may only
-# come down from, until its chapter is shortened or split and its entry goes.
-STILL_OVER = {"article1": 22_800, "budget": 24_000, "plan": 21_000}
+# The pages still over it (issue 39, measured at 390 px on December 7, 2026: Plan your own job 20,836): a
+# ceiling each may only come down from, until its chapter is shortened or split and its entry goes.
+# (Article 1, 22,336 px in Spanish and 22,670 in English, and What a budget buys, 23,753 and 21,072, came
+# under it with compact claim cards and table cards on a phone and the specialist's figures in <details>.)
+STILL_OVER = {"plan": 21_000}
 
 
 @pytest.mark.parametrize("lang,name", [(lang, name) for lang, name in PAGES if name in READ_THROUGH and lang in LANGS])
