@@ -38,7 +38,8 @@ book: $(STAMP) $(NODE_STAMP)
 test: $(STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
-## bench: build times, test time, first-visit bytes and requests per page, site size, with targets
+## bench: build times, test time, first-visit bytes and requests per page, site size, Lighthouse
+## (mobile, served compressed: tests/lighthouse.py, also `$(PY) -m tests.lighthouse _build/html`), with targets
 bench: $(STAMP) $(NODE_STAMP)
 	$(PY) -m tests.bench
 

@@ -2,10 +2,12 @@
 
     python -m tests.bench              # everything (about five minutes on two cores)
     python -m tests.bench --no-test    # without timing `make test`
+    python -m tests.bench --no-lighthouse   # without Lighthouse (about 15 s a page)
 
 Prints the clean build time (empty caches), the no-change rebuild time, the time of the test
 suite, the bytes and requests of a first visit to every page (Debian's Chromium, empty cache, from
-tests/browser.py) and the site's size. It reports; it fails only when the site does not build.
+tests/browser.py), the site's size, and Lighthouse's mobile scores and first contentful paint of every
+page served compressed (tests/lighthouse.py). It reports; it fails only when the site does not build.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from lib.site.build import build
 
+from . import lighthouse
 from .browser import CHROMIUM, crawl, page_names, serve
 from .test_pages import BUDGET_CHART, BUDGET_PLAIN
 
@@ -44,6 +47,7 @@ def row(label: str, value: str, target: str = "", verdict: str = "") -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-test", action="store_true", help="do not time the test suite")
+    parser.add_argument("--no-lighthouse", action="store_true", help="do not run Lighthouse on every page")
     args = parser.parse_args(argv)
     lines = [row("measure", "this machine", "target", ""), "-" * 80]
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
@@ -83,6 +87,13 @@ def main(argv: list[str] | None = None) -> int:
                 ok = "ok" if visit.bytes <= budget else "OVER"
                 lines.append(row(f"{key}.html", f"{visit.bytes / 1e3:,.0f} kB · {len(visit.requests):>2}",
                                  f"<= {budget / 1e6:.1f} MB ({kind})", ok))
+        if not args.no_lighthouse:
+            lines.append("")
+            if CHROMIUM is None or not lighthouse.LIGHTHOUSE.exists():
+                lines.append("lighthouse: needs chromium and `npm ci`")
+            else:
+                lines.append("Lighthouse, mobile, served compressed (tests/lighthouse.py)")
+                lines.append(lighthouse.table(lighthouse.audit_site(out)))
     print("\n".join(lines))
     return 0
 

@@ -78,7 +78,12 @@ def test_jupyterlab_draws_the_chart_the_book_commits():
 
     assert charts.renderer_name({"JPY_SESSION_NAME": "/home/jovyan/book/es/article1.ipynb"}) == "jupyter"
     assert charts.renderer_name({}) == "offline" == alt.renderers.active
+    from lib.calculators.rental import rental_chart
+
     spec = charts.cost_scenarios(opt_cost_scenarios(load_inputs(), load_claims()), "es").to_dict()
+    offline, jupyter = charts.offline_renderer(spec)["text/html"], charts.jupyter_renderer(spec)["text/html"]
+    assert jupyter == offline and "<script" not in offline  # a picture: nothing to draw
+    spec = rental_chart("es").to_dict()
     offline, jupyter = charts.offline_renderer(spec)["text/html"], charts.jupyter_renderer(spec)["text/html"]
     assert jupyter == offline + lab.CHART_LOADER
     assert json.dumps(charts.d3_locale("es"), sort_keys=True) in offline and "window.bookChart(el, " in offline
@@ -112,6 +117,30 @@ def test_a_calculators_presets_reach_its_sliders_in_its_live_spec():
     assert json.dumps({"custom": [{"kept": kept, "signal": PRESET_SIGNAL, "value": CUSTOM}]})[1:-1] in page
     assert all(expression.startswith(f"{PRESET_SIGNAL} == '{CUSTOM}' ? {kept[name]} : ")
                for name, expression in init.items())
+
+
+def test_a_chart_without_controls_is_a_picture_that_needs_no_script():
+    """A static chart is its SVG, drawn here by vl-convert, with no script: the chart's description is
+    its text alternative (role="img") and is written below it for every reader (what a live chart's
+    tooltips said); its spec goes beside it in the notebook for lib.site.fonts. A chart with a
+    control (a calculator) stays live."""
+    import re
+
+    from lib.calculators.rental import rental_chart
+    from lib.chapters import decomposition
+    from lib.site import fonts
+
+    for lang in ("es", "en"):
+        spec = charts.cost_ladder(decomposition.chart_rows(lang), lang).to_dict()
+        output = charts.offline_renderer(spec)
+        page = output["text/html"]
+        assert "<script" not in page and 'class="vega-chart"' not in page
+        described = html.escape(spec["description"])
+        assert f'role="img" aria-label="{described}"' in page and f"<p>{described}</p>" in page
+        assert words(lang)["site"]["chart_text"] in page
+        assert output[fonts.PICTURE_MIME]["description"] == spec["description"]
+        assert fonts.PICTURE_SVG.search(page)["svg"] == re.search(r"<svg.*</svg>", page, re.S).group(0)
+        assert 'class="vega-chart"' in charts.offline_renderer(rental_chart(lang).to_dict())["text/html"]
 
 
 def test_the_first_paint_keeps_every_word_and_number_the_chart_writes():

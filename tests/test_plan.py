@@ -552,6 +552,24 @@ def test_the_node_is_faster_than_one_gpu_and_its_collectives_cost_time():
         assert step_time.tokens_per_second(job, dataclasses.replace(g, interconnect=None)) is None
 
 
+def test_the_node_says_why_it_is_not_simply_n_times_one_gpu(capsys):
+    """ZeRO-3 on 8 A100s runs more than 8 times one GPU's tokens a second by the model: each GPU runs an
+    eighth of the optimizer's step and of autocast's cast, which one GPU runs whole; a slow link makes the
+    collectives show, and the node falls under 8 times. The command says which, with the seconds."""
+    from lib.plan import step_time
+    g = gpu("a100-80gb")
+    job = _node(gpus=8, sharding="zero3")
+    fast = step_time.scaling(job, g)
+    assert fast["ratio"] > 8 and fast["saved"] > 0 and fast["exposed"] == 0
+    slow = step_time.scaling(job, dataclasses.replace(g, interconnect=g.interconnect / 20))
+    assert slow["ratio"] < 8 and slow["exposed"] > 0
+    assert step_time.scaling(_node(), g) is None
+    argv = "--config llama-7b --method full-mixed --seq 512 --batch 4 --gpu a100-80gb --gpus 8 --sharding zero3".split()
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert f"{fast['ratio']:.1f} times" in text and f"{fast['one']:,.0f} tokens a second" in text
+
+
 def test_the_command_plans_a_node(capsys):
     argv = "--config llama-7b --method full-mixed --seq 512 --batch 4 --gpu a100-80gb --gpus 8 --sharding zero3 --json".split()
     assert main(argv) == 0
@@ -612,3 +630,4 @@ def test_help_names_every_option_its_default_and_the_gpus():
     for name in ("--gpus", "--sharding", "--optimizer", "--grad-accum", "--price", "a100-80gb", "rtx-4090", "llama-7b",
                  "paged-adamw-8bit", "zero3", "default:16", "q_proj,v_proj"):
         assert name in text, name
+    assert "default:None" not in text and "(default:" + "all)(default:" not in text, "a default said twice, or one that is none"

@@ -43,7 +43,7 @@ def test_every_row_is_for_testing_unless_marked(rows, raw):
 def test_every_configuration_is_one_the_planner_can_express(rows):
     for r in rows:
         assert r.method in METHODS, r.key
-        assert r.model in SHIPPED or r.missing_model, r.key
+        assert (r.model in SHIPPED) + bool(r.missing_model) + (r.config is not None) == 1, r.key
         job = r.job()
         stated = r.shipped and r.seq is not None and r.micro_batch is not None
         if r.method in ("lora", "qlora"):
@@ -51,6 +51,19 @@ def test_every_configuration_is_one_the_planner_can_express(rows):
         assert (job is not None) == stated, r.key
         if job is not None:
             assert isinstance(job, Job) and job.method == r.method and job.seq == r.seq and job.batch == r.micro_batch
+            assert job.global_batch == (r.global_batch if r.grad_accum > 1 else job.global_batch), r.key
+
+
+def test_llm_c_s_gpt2_runs_are_planned_at_the_shapes_its_code_builds(rows):
+    """llm.c's -e "d24", "d36", "d48" are GPT-2 medium, large and XL (its train_gpt2.cu), about 350M, 774M and
+    1558M parameters as its comments name them; their micro-batches accumulated to the stated global batch."""
+    from lib.plan.shapes import param_count
+    by_key = {r.key: r for r in rows}
+    for key, params, accum in (("llmc_350m_a100_step", 350e6, 1), ("llmc_774m_a100_step", 774e6, 2),
+                               ("llmc_1558m_h100_step", 1558e6, 8)):
+        job = by_key[key].job()
+        assert param_count(job.shape)["total"] == pytest.approx(params, rel=0.02), key
+        assert job.grad_accum == accum and job.gpus == 8 and job.sharding == "zero1", key
 
 
 def bad(raw, key, **change):
@@ -67,6 +80,9 @@ def bad(raw, key, **change):
     ("peft_lora32_l40s_speed", {"source": "nobody2099"}, "in no .bib file"),
     ("peft_lora32_l40s_speed", {"method": "dora"}, "method must be one of"),
     ("peft_lora32_l40s_speed", {"model": "llama-9b"}, "missing_model"),
+    ("llmc_350m_a100_step", {"config_from": None}, "needs config_from"),
+    ("llmc_350m_a100_step", {"missing_model": "also absent"}, "one of them"),
+    ("llmc_350m_a100_step", {"config": {"model_type": "gpt2", "n_layer": 24}}, "not one the planner reads"),
     ("peft_lora32_l40s_speed", {"gpu": "tpu-v5"}, "missing_gpu"),
     ("peft_lora32_l40s_speed", {"value": -1}, "positive number"),
     ("peft_lora32_l40s_speed", {"unit": "GiB"}, "unit is one of"),

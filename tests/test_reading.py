@@ -352,7 +352,7 @@ def _pasted_answer(node, said: frozenset[str]) -> bool:
 
 def unlinked_terms(page: Page, terms: dict[str, str]) -> list[str]:
     """Glossary terms whose first use in the page's running text (not a heading, not a card's title,
-    not the generated list of a chapter's claims, not a quote, not code) is not a link to the term: the first use is the earlier of the first link
+    not the generated list of a chapter's claims, not a chart's description below it, not a quote, not code) is not a link to the term: the first use is the earlier of the first link
     to its entry (whatever its words: {term}`nodos <nodo>`) and the first time its words appear. The
     book's answers are left out too: each is one sentence, pasted alike on every page that gives it,
     which can carry no link (lib.chapters.answers)."""
@@ -360,6 +360,7 @@ def unlinked_terms(page: Page, terms: dict[str, str]) -> list[str]:
     texts = [node for node in page.article.find_all(string=True)
              if node.strip() and not (_inside_marked(node, page.article) or node.find_parent([*HEADINGS, "code"])
                                       or node.find_parent(class_=["admonition-title", "claims-summary"])
+                                      or node.find_parent("figcaption")  # a chart's text alternative, said again
                                       or _pasted_answer(node, said))]
     found = []
     for term, anchor in terms.items():
@@ -386,7 +387,7 @@ def home_misses(page: Page, titles: dict[str, str]) -> list[str]:
     found = [f"no link to {name}" if f"{name}.html" not in links else
              f"{name} linked as “{links[f'{name}.html']}”, not by its title “{title}”"
              for name, title in titles.items() if links.get(f"{name}.html") != title]
-    if not page.article.select("div.vega-chart, .cell_output img, figure img, figure svg"):
+    if not page.article.select("div.vega-chart, figure.chart-picture, .cell_output img, figure img, figure svg"):
         found.append("no chart")
     return found
 

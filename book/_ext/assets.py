@@ -1,8 +1,9 @@
 """Sphinx extension: what each page downloads, and no more.
 
 - The vendored Vega bundle (vega-bundle.js, ~0.53 MB: Vega's runtime and Vega-Tooltip, which make
-  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added only to pages that
-  hold a chart,
+  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added, deferred, only to
+  pages that hold a live chart (a calculator, a slider: class "vega-chart"; the other charts are
+  pictures that need no script, lib/site/charts.py),
   calculator.js (a calculator's state in the address) only to pages with a calculator, and
   ledger.js (the ledger's filter and sorting) only to the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
@@ -57,9 +58,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     # (aria-required-children, critical). Plain list items keep the list readable.
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
-        app.add_js_file("vega-bundle.js")
+        # Deferred: they block no paint (each chart's script draws it once the page is parsed).
+        app.add_js_file("vega-bundle.js", loading_method="defer")
         if "window.bookCalculator" in body:
-            app.add_js_file("calculator.js")
+            app.add_js_file("calculator.js", loading_method="defer")
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). The box
         # carries the chart's text alternative (its description) as aria-label (lib/site/charts.py).
@@ -160,6 +162,42 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
         leftover.unlink()
     shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
     purge_theme_css(out)
+    lighter_head(out)
+
+
+# Scripts of Sphinx's and the theme's that each page's head loads before its first paint, and that
+# wait for the page to be parsed anyway (doctools.js, sphinx-book-theme.js: their handlers run on
+# DOMContentLoaded or on a click): deferred, they block no paint.
+DEFERRABLE = re.compile(r'<script src="([^"]*_static/(?:doctools\.js|scripts/sphinx-book-theme\.js)[^"]*)"></script>')
+OPTIONS = re.compile(r'<script src="[^"]*_static/documentation_options\.js[^"]*"></script>')
+IMPORT = re.compile(r'@import "\.\./basic\.css";')
+
+
+def lighter_head(out: Path) -> None:
+    """What a page needs before its first paint, in fewer requests, none of them in a chain: the
+    theme's theme.css with Sphinx's basic.css in it (it imported it: one request after another); the
+    few lines of documentation_options.js in the page (the page's next script sets a field of it);
+    doctools.js and sphinx-book-theme.js deferred. Lighthouse (tests/lighthouse.py) counts each."""
+    for static in {p.parent for p in out.rglob("_static/basic.css")}:
+        theme = static / "styles" / "theme.css"
+        if theme.exists() and IMPORT.search(theme.read_text(encoding="utf8")):
+            basic = (static / "basic.css").read_text(encoding="utf8")
+            basic = re.sub(r"url\((?![\"']?(?:data:|/|https?:))[\"']?([^)\"']+)[\"']?\)", r"url(../\1)", basic)
+            theme.write_text(IMPORT.sub(lambda _: basic, theme.read_text(encoding="utf8")), encoding="utf8")
+    options = {}
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf8")
+        found = OPTIONS.search(text)
+        if found is None:
+            continue
+        source = (page.parent / re.search(r'src="([^"?]+)', found.group(0)).group(1)).resolve()
+        if source not in options:
+            options[source] = source.read_text(encoding="utf8").strip()
+        lighter = OPTIONS.sub(lambda _: f"<script>{options[source]}</script>", text, count=1)
+        if "searchtools.js" not in text:  # the search page's script needs doctools.js as it runs
+            lighter = DEFERRABLE.sub(r'<script defer src="\1"></script>', lighter)
+        if lighter != text:
+            page.write_text(lighter, encoding="utf8")
 
 
 def purge_theme_css(out: Path) -> None:

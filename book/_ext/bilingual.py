@@ -2,7 +2,8 @@
 
 - lib/data/words/<lang>.toml (through lib.core.words) holds what differs between languages; the
   build's `language` picks the entry, and the page title comes from it.
-- Every page gets hreflang alternates for all languages, a visible link to the
+- Every page of a published build gets absolute hreflang alternates for all languages (a preview,
+  whose address is unknown, none: alternate_links), a visible link to the
   same page in the other language, and a link back to the bilingual landing page.
 - Every interface word comes from the language's entry: the author in the footer, the
   search box, myst-nb's code toggles, the references' notes (a pybtex style and a
@@ -248,16 +249,25 @@ def preview_tags(config: Config, lang: str, pagename: str, context: dict, summar
     return out + ['<meta name="twitter:card" content="summary" />']  # Twitter reads the og: tags
 
 
+def alternate_links(site: str, pagename: str, langs: list[str]) -> list[str]:
+    """The page's hreflang alternates, each language's and the landing page's (x-default), absolute:
+    only where the site's address (`site`, ending in "/") is known. Search engines read absolute ones
+    only (a relative one is an error to them, and to Lighthouse's SEO audit); an unpublished preview
+    has none, and its visible language switch links the other language all the same."""
+    if not site:
+        return []
+    links = [f'<link rel="alternate" hreflang="{lang}" href="{html.escape(f"{site}{lang}/{pagename}.html")}" />'
+             for lang in langs]
+    return links + [f'<link rel="alternate" hreflang="x-default" href="{html.escape(site)}index.html" />']
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     languages = _languages(app.config)
     here = app.config.language
     up = "../" * (pagename.count("/") + 1)  # from this page to the site root
-    alternate_up = app.config.book_site_url or up  # absolute alternates when the site's address is known
+    site = app.config.book_site_url
     links = [f'<meta name="description" content="{html.escape(description(doctree, languages[here]["description"]))}" />']
-    for lang in languages:
-        href = f"{alternate_up}{lang}/{pagename}.html"
-        links.append(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}" />')
-    links.append(f'<link rel="alternate" hreflang="x-default" href="{alternate_up}index.html" />')
+    links += alternate_links(site, pagename, list(languages))
     links += preview_tags(app.config, here, pagename, context, description(doctree, languages[here]["description"]))
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(links)
 

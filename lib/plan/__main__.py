@@ -15,13 +15,21 @@ import sys
 from lib.core import fmt
 from lib.core.figure import Figure
 from lib.core.words import words
-from lib.plan import memory, speed
+from lib.plan import memory, speed, step_time
 from lib.plan.errors import PlanError, message, warning
 from lib.core.inputs import load_inputs
 from lib.plan.gpus import gpu as find_gpu, price as gpu_price, price_seen
 from lib.plan.shapes import load_config, shape
 
 PARTS = ("weights", "adapters", "gradients", "optimizer", "activations", "buffers", "after_step", "peak")
+
+
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """argparse's defaults shown, except where there is none to show or the help says it already."""
+    def _get_help_string(self, action):
+        if action.default in (None, False) or "(default:" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,7 +44,7 @@ def parser() -> argparse.ArgumentParser:
     from lib.plan.shapes import SHIPPED
 
     p = _Parser(prog="python -m lib.plan", description=__doc__.split("\n\n")[0].replace("\n", " "),
-                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                formatter_class=_Help)
     p.add_argument("--config", help="a shipped model (" + ", ".join(SHIPPED) + ") or a Hugging Face config.json path (required)")
     p.add_argument("--method", help=" | ".join(memory.METHODS) + " (required)")
     p.add_argument("--rank", default="16", help="LoRA rank (lora, qlora)")
@@ -126,6 +134,8 @@ def plan(args: argparse.Namespace) -> dict:
         run = speed.on_gpu(job, gpu, _real("tokens", args.tokens), _real("mfu", args.mfu), price_usd=price)
         i = load_inputs()
         out |= {"gpu": gpu.key, "fits": run.pop("fits"), "cuda_context_gb": speed.CUDA_CONTEXT_GB} | run
+        # beside one GPU (speed model only): one GPU's tokens a second, the node's ratio to it, and why
+        out["scaling"] = step_time.scaling(job, gpu) if run["speed_model"] == "parts" and run["tokens_per_second"] else None
         out |= {"price_usd_per_gpu_hour": price if price is not None else gpu_price(gpu, i),
                 "price_provider": None if price is not None else gpu.price_provider,
                 "price_seen": None if price is not None or price_seen(gpu, i) is None else price_seen(gpu, i).isoformat()}
@@ -186,6 +196,12 @@ def table(result: dict, args: argparse.Namespace) -> str:
                     shown["usd_range"] = Figure.between(result["cost_usd_low"], result["cost_usd_high"], "USD", decimals=2).format(lang)
                 lines.append(w["speed" + suffix].format(**shown, usd=Figure.of(result["cost_usd"], "USD", decimals=2).format(lang),
                                                         eur=Figure.of(result["cost_eur"], "EUR", decimals=2).format(lang)))
+                if result["scaling"]:
+                    sc = result["scaling"]
+                    lines.append(w["scaling"].format(one=fmt.number(sc["one"], lang, 0), gpus=fmt.number(job.gpus, lang, 0),
+                                                     ratio=fmt.number(sc["ratio"], lang, 1),
+                                                     saved=fmt.number(sc["saved"] * 1000, lang, 0),
+                                                     exposed=fmt.number(sc["exposed"] * 1000, lang, 0)))
                 price = Figure.of(result["price_usd_per_gpu_hour"], "USD", decimals=2).format(lang)
                 gpus = fmt.number(job.gpus, lang, 0)
                 lines.append(w["price_own"].format(price=price, gpus=gpus) if result["price_provider"] is None else

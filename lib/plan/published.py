@@ -41,7 +41,7 @@ CONFIG = ("rank", "targets", "seq", "micro_batch", "global_batch", "checkpointin
 REQUIRED = ("source", "locator", "quote", "model", "method", "gpu", "quantity", "unit", "value")
 KNOWN = set(REQUIRED) | set(CONFIG) | {
     "use", "secondary", "missing_model", "missing_gpu", "seq_kind", "tp", "differs", "unknown", "reading",
-    "bound", "tokens", "tokens_bound", "note", "attention"}
+    "bound", "tokens", "tokens_bound", "note", "attention", "config", "config_from"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,11 +80,25 @@ class Row:
     tokens_bound: str | None = None
     attention: str | None = None  # the attention the publisher ran (memory.ATTENTIONS), where not the model's default
     note: str | None = None
+    # the model's configuration where it is not shipped but the publisher's code states it (Hugging Face's
+    # keys, as (key, value) pairs), and where in that code (`config_from`)
+    config: tuple[tuple[str, object], ...] | None = None
+    config_from: str | None = None
 
     @property
     def shipped(self) -> bool:
-        """Whether the model's configuration is shipped in lib/data/models."""
-        return self.model in SHIPPED
+        """Whether the planner has the model's configuration: shipped in lib/data/models, or the row's own
+        `config` from the publisher's code."""
+        return self.model in SHIPPED or self.config is not None
+
+    @property
+    def grad_accum(self) -> int:
+        """Micro-batches a GPU accumulates per optimizer step: the global batch over the micro-batches of all
+        GPUs where that is a whole number, else 1 (the source's global batch unstated)."""
+        if self.global_batch is None or self.micro_batch is None:
+            return 1
+        per_step = self.micro_batch * (self.gpus or 1)
+        return self.global_batch // per_step if self.global_batch % per_step == 0 else 1
 
     @property
     def si_value(self) -> float:
@@ -110,9 +124,9 @@ class Row:
             if self.rank is None or self.targets is None:
                 return None
             extra = {"rank": self.rank, "targets": self.targets}
-        s = shape(load_config(self.model))
+        s = shape(dict(self.config) if self.config is not None else load_config(self.model))
         return Job(s, self.method, seq=self.seq, batch=self.micro_batch, checkpointing=bool(self.checkpointing),
-                   attention=self.attention or default_attention(s), **extra, **node)
+                   attention=self.attention or default_attention(s), grad_accum=self.grad_accum, **extra, **node)
 
     def measured_tokens_per_second_per_gpu(self) -> float | None:
         """A time or throughput row's tokens a second on each GPU (None for a peak, or where the number of
@@ -147,8 +161,17 @@ def _check(key: str, entry: dict, keys: set[str], gpus: set[str]) -> Row:
         _fail(key, f"use must be one of {USES}, not {entry['use']!r}")
     if entry["method"] not in METHODS:
         _fail(key, f"method must be one of {METHODS}, not {entry['method']!r}")
-    if (entry["model"] in SHIPPED) == bool(entry.get("missing_model")):
-        _fail(key, f"model {entry['model']!r}: a shipped config ({', '.join(SHIPPED)}), or missing_model saying which is absent, not both")
+    given = [entry["model"] in SHIPPED, bool(entry.get("missing_model")), "config" in entry]
+    if sum(given) != 1:
+        _fail(key, f"model {entry['model']!r}: a shipped config ({', '.join(SHIPPED)}), or a config from the publisher's "
+                   "code with config_from saying where, or missing_model saying which is absent: one of them")
+    if ("config" in entry) != bool(entry.get("config_from")):
+        _fail(key, "a config needs config_from, where in the publisher's code it is stated")
+    if "config" in entry:
+        try:
+            shape(entry["config"])
+        except Exception as error:  # the planner's own check of a config.json (lib.plan.shapes)
+            _fail(key, f"its config is not one the planner reads: {error}")
     if (entry["gpu"] in gpus) == bool(entry.get("missing_gpu")):
         _fail(key, f"gpu {entry['gpu']!r}: a key of gpus.toml ({', '.join(sorted(gpus))}), or missing_gpu saying why not, not both")
     quantity = entry["quantity"]
@@ -215,6 +238,8 @@ def _check(key: str, entry: dict, keys: set[str], gpus: set[str]) -> Row:
         fields[f] = tuple(fields.get(f, ()))
     if isinstance(targets, list):
         fields["targets"] = tuple(targets)
+    if "config" in entry:
+        fields["config"] = tuple(sorted(entry["config"].items()))
     return Row(key=key, **fields)
 
 

@@ -186,6 +186,21 @@ def tokens_per_second(job: Job, gpu: Gpu) -> float | None:
     return job.gpus * job.tokens / parts(job, gpu)["step"]
 
 
+def scaling(job: Job, gpu: Gpu) -> dict | None:
+    """How the node's speed compares with one GPU's on the same micro-batch (`one`, tokens a second; `ratio`,
+    the node's over it), and why it is not simply job.gpus times: the seconds a step each GPU saves by running
+    only its share of the sharded work (`saved`: the optimizer's step, autocast's cast of the weights) and the
+    seconds it waits for collectives the work does not hide (`exposed`). None on one GPU or where the node's
+    speed is unknown."""
+    if job.gpus == 1 or tokens_per_second(job, gpu) is None:
+        return None
+    alone = dataclasses.replace(job, gpus=1, sharding="ddp")
+    one, many = parts(alone, gpu), parts(job, gpu)
+    work = many["matmul"] + many["attention"] + many["memory"]
+    return {"one": tokens_per_second(alone, gpu), "ratio": tokens_per_second(job, gpu) / tokens_per_second(alone, gpu),
+            "saved": one["memory"] - many["memory"], "exposed": max(many["step"] - max(work, many["launch"]), 0.0)}
+
+
 def range_from_residuals(pairs: list[tuple[float, float]]) -> tuple[float, float]:
     """The factors (low, high) by which a prediction is multiplied to cover what was measured: the least and
     the most of measured ÷ predicted over (predicted, measured) pairs, such as the validation's rows that no

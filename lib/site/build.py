@@ -156,6 +156,10 @@ def build(out: Path, work: Path, strict: bool = False, execute: bool = True) -> 
               if isinstance(value, str)}
     base = baseurl()
     fields["base"] = base or "/"
+    # Its hreflang alternates, absolute, where the site's address is known (a search engine reads no
+    # relative one; a preview has none, as its pages have none: book/_ext/bilingual.py).
+    fields["alternates"] = "".join(f'<link rel="alternate" hreflang="{lang}" href="{html.escape(base)}{lang}/index.html">\n'
+                                   for lang in langs) if base else ""
     for page, name in (("landing.html", "index.html"), ("404.html", "404.html")):
         (out / name).write_text(Template((BOOK / page).read_text(encoding="utf8")).substitute(fields), encoding="utf8")
     if base:

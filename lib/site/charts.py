@@ -1,15 +1,18 @@
 """Altair charts with labels in both languages, and the offline renderer.
 
-The renderer ("offline") emits a fixed element id (a hash of the spec) and a static
-SVG drawn by vl-convert, then asks the vendored Vega runtime (book/_static/vega-bundle.js,
-window.bookChart) to replace it with the live chart, drawn from the spec that vl-convert compiled to
-Vega here (live_spec): the pages carry no Vega-Lite compiler. On the static site the chart is interactive and
-nothing is fetched from another host. Same spec, same output: nbval can compare it. In a kernel
-that a Jupyter server started (JupyterLab, Binder), where the site's bundle is absent, the same
-output comes with lib.site.lab's loader after it ("jupyter", renderer_name), which fetches the same
-bundle from the Jupyter server and runs the chart's script again; saved, the loader is left out
-(lib.site.lab.for_file), so the notebook keeps the output the book commits. Altair's own renderer,
-which loads Vega from a CDN, is never used.
+The renderer ("offline") draws each chart at build time with vl-convert, as SVG. A chart with no
+control is a picture that needs no script (picture): the SVG, with the chart's description as its
+text alternative and again below it for every reader, in a box with a fixed id (a hash of the spec).
+A chart with controls (a calculator, a slider) is live: its SVG is the first paint, in a box named
+after its first control, which the vendored Vega runtime (book/_static/vega-bundle.js,
+window.bookChart, loaded only on pages with a live chart: book/_ext/assets.py) replaces with the live
+chart, drawn from the spec that vl-convert compiled to Vega here (live_spec): the pages carry no
+Vega-Lite compiler, and nothing is fetched from another host. Same spec, same output: nbval can
+compare it. In a kernel that a Jupyter server started (JupyterLab, Binder), where the site's bundle
+is absent, a live chart's output comes with lib.site.lab's loader after it ("jupyter",
+renderer_name), which fetches the same bundle from the Jupyter server and runs the chart's script
+again; saved, the loader is left out (lib.site.lab.for_file), so the notebook keeps the output the
+book commits. Altair's own renderer, which loads Vega from a CDN, is never used.
 
 Every chart writes with the book's own font (lib.site.fonts): registered with vl-convert here,
 before any chart is rendered, named in every chart's config (readable), and served to the browser by
@@ -188,22 +191,50 @@ def offline_renderer(spec: dict, **_) -> dict:
     compiled = vlc.vegalite_to_vega(spec, vl_version=VL_VERSION)
     locale = d3_locale(lang)
     svg = first_paint(vlc.vega_to_svg(compiled, format_locale=locale))
+    described = html_escape(spec.get("description", ""))
+    if not bound:
+        return picture(element, svg, spec.get("description", ""), live_spec(compiled, spec), locale, lang)
     text = json.dumps(live_spec(compiled, spec), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     html = (
-        f'<div id="{element}" class="vega-chart" role="group" aria-label="{html_escape(spec.get("description", ""))}">{svg}</div>\n'
+        f'<div id="{element}" class="vega-chart" role="group" aria-label="{described}">{svg}</div>\n'
         # Its own box, the element before the script: a chart drawn again in a later notebook cell has
         # the same id, and must not draw over the earlier one (which keeps its own numbers).
         f"<script>(function () {{ var me = document.currentScript, el = me && me.previousElementSibling;"
         f" if (!el || el.id !== {json.dumps(element)}) el = document.getElementById({json.dumps(element)});"
-        # Vega measures the live chart's text as it draws it: once the book's font is loaded (book.css).
-        f" if (el && window.bookChart) {{ var draw = function () {{"
+        # The bundle is deferred (book/_ext/assets.py: it blocks no paint): the chart is drawn once the
+        # page is parsed, when it has run, and once the book's font is loaded (book.css), which Vega
+        # measures the live chart's text with.
+        f" function go() {{ if (el && window.bookChart) {{ var draw = function () {{"
         f" return window.bookChart(el, {text}, {json.dumps(locale, sort_keys=True)}); }};"
         f" {fonts.LOADED_JS}.then(draw, draw).then(function (result) {{"
         # Whether the chart is wider than its box (a phone): the box then says it scrolls (book.css).
         f" function fit() {{ el.classList.toggle('scrolls', el.scrollWidth > el.clientWidth); }}"
-        f" fit(); window.addEventListener('resize', fit);{calculator} }}); }} }})();</script>"
+        f" fit(); window.addEventListener('resize', fit);{calculator} }}); }} }}"
+        f" if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', go); else go(); }})();</script>"
     )
     return {"text/html": html}
+
+
+# The mime type of a static chart's Vega spec in a notebook's output, beside its picture: the pages
+# show the picture (text/html), and lib.site.fonts reads the spec to render the chart again.
+SPEC_MIME = fonts.PICTURE_MIME
+# A static chart's picture is shown up to the scale at which its smallest text (12 px) reads at the
+# page's size (16 px), as a live chart is (lib/site/vega_bundle.py); never wider than its column.
+PICTURE_SCALE = 16 / 12
+
+
+def picture(element: str, svg: str, description: str, spec: dict, locale: dict, lang: str) -> dict:
+    """A chart with no control, as a picture that needs no script: its SVG (vl-convert's, the first
+    paint a live chart has), an image whose text alternative is the chart's description, and that
+    description again in a <details> below it for every reader (what a live chart's tooltips said).
+    The notebook keeps the spec the SVG was drawn from (SPEC_MIME), for lib.site.fonts's checks."""
+    width = float(re.search(r'<svg [^>]*?width="([\d.]+)"', svg).group(1))
+    described = html_escape(description)
+    html = (f'<figure id="{element}" class="chart-picture">'
+            f'<div class="chart-svg" role="img" aria-label="{described}" style="max-width: {round(width * PICTURE_SCALE)}px">'
+            f'{svg}</div><figcaption><details><summary>{html_escape(words(lang)["site"]["chart_text"])}</summary>'
+            f"<p>{described}</p></details></figcaption></figure>")
+    return {"text/html": html, SPEC_MIME: {"spec": spec, "locale": locale, "description": description}}
 
 
 def live_spec(compiled: dict, spec: dict) -> dict:
@@ -233,8 +264,10 @@ def jupyter_renderer(spec: dict, **_) -> dict:
     """The offline renderer's output and, after it, lib.site.lab's loader: in JupyterLab, where the
     site's Vega bundle is absent, it fetches the same file from the Jupyter server and runs the
     chart's own script again. On save the loader is left out (lib.site.lab.for_file)."""
-    html = offline_renderer(spec)["text/html"]
-    return {"text/html": html + lab.CHART_LOADER}
+    output = offline_renderer(spec)
+    if lab.CHART_MARK not in output["text/html"]:
+        return output  # a picture: nothing to draw
+    return output | {"text/html": output["text/html"] + lab.CHART_LOADER}
 
 
 def renderer_name(environ=os.environ) -> str:

@@ -108,6 +108,10 @@ CHART_OUTPUT = re.compile(
     r'<div id="(?P<id>chart-[0-9a-z-]+)" class="vega-chart" role="group" aria-label="(?P<label>[^"]*)">'
     r'(?P<svg><svg.*?</svg>)</div>\n<script>.*?window\.bookChart\(el, (?P<spec>\{.*\}), (?P<locale>\{"currency".*?\})\); \};', re.S)
 
+# A static chart's picture (lib.site.charts.picture), and the mime type of its spec beside it.
+PICTURE_SVG = re.compile(r'<figure id="chart-[0-9a-z-]+" class="chart-picture"><div [^>]*>(?P<svg><svg.*?</svg>)</div>', re.S)
+PICTURE_MIME = "application/vnd.train-cost-book.chart+json"
+
 
 def committed_charts(root: Path = ROOT) -> list[dict]:
     """Every chart in the committed outputs of the chapter notebooks of both languages:
@@ -121,6 +125,16 @@ def committed_charts(root: Path = ROOT) -> list[dict]:
                 for output in cell.get("outputs", []):
                     text = output.get("data", {}).get("text/html")
                     text = "".join(text) if isinstance(text, list) else text
+                    picture = output.get("data", {}).get(PICTURE_MIME)
+                    if text and picture and 'class="chart-picture"' in text:
+                        # A static chart (lib.site.charts.picture): its spec beside its SVG.
+                        svg = PICTURE_SVG.search(text)
+                        if svg is None:
+                            raise ValueError(f"{path.relative_to(root)}, cell {n}: a chart picture in no known form")
+                        found.append({"where": f"{path.relative_to(root)}:{n}",
+                                      "spec": picture["spec"] | {"description": picture["description"]},
+                                      "locale": picture["locale"], "svg": svg["svg"]})
+                        continue
                     if not text or 'class="vega-chart"' not in text:
                         continue
                     match = CHART_OUTPUT.search(text)

@@ -11,7 +11,8 @@ Glue keys, for a claim id such as A1-opt-cost:
   A1-opt-cost.stated / .sourced / .as_stated / .<figure>   formatted figures: {glue:text}
   A1-opt-cost.raw        every figure unformatted, for nbval to compare exactly (not shown)
 And A1.summary (a chapter's) and ledger.summary (both articles'): the verdicts in a sentence, then
-each claim that needs context or does not hold, the furthest from its sources first: {glue:md}.
+each claim that needs context or does not hold, the furthest from its sources first (a chapter's with
+its card's title, the ledger's with what the article says against what the sources give): {glue:md}.
 """
 
 from __future__ import annotations
@@ -121,8 +122,11 @@ def summary(checked: list[Checked], lang: str, whose: str) -> str:
     text = [sentences.counts(checked, lang, whose)]
     if items:
         text += ["", words(lang)["summary"]["furthest"], ""]
-        # Each linked by what it is about ("OPT-175B's rental cost"), then its verdict.
-        text += [f"- {{ref}}`{capital(sentences.subject(c, lang))} <{anchor(c.claim.id)}>` ({c.verdict_label(lang)}): {item}"
+        # Each linked by what it is about ("OPT-175B's rental cost"), then its verdict. A chapter's cards
+        # are on its own page, a tap away: there each item says no more than its card's title (which way
+        # and how far); the ledger's, what the article says against what the sources give.
+        text += [f"- {{ref}}`{capital(sentences.subject(c, lang))} <{anchor(c.claim.id)}>` "
+                 + (f"— {sentences.label(c, lang)}" if whose == "chapter" else f"({c.verdict_label(lang)}): {item}")
                  for c, item in items]
     return "\n".join(text)
 
