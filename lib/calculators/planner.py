@@ -230,6 +230,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     # On a node: that each part is one GPU's, and the collectives' buffers each keeps.
     lines["node"] = text["node"].format(gpus=count(gpus)) if gpus > 1 else ""
     lines["buffers"] = text["part"].format(part=parts_words["buffers"], memory=gb(parts["buffers"])) if gpus > 1 else ""
+    lines["adapters"] = lines["adapters"] if parts["adapters"] else ""  # a full fine-tuning has none: no "0.0 GB"
     lines |= alive_lines(lang, j)
     run = speed.on_gpu(j, g, tokens, utilisation, i, price_usd)
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
@@ -787,6 +788,7 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     node = SIGNALS["gpus"]
     out["node"] = f"({node} > 1 ? {template(text['node'], gpus=count(node))} : '')"
     out["buffers"] = f"({node} > 1 ? {template(text['part'], part=quoted(parts_words['buffers']), memory=memory_gb('buffers'))} : '')"
+    out["adapters"] = f"(datum.adapters_bytes ? {out['adapters']} : '')"
     # the peak as the sum it is (alive_lines)
     moments = words(lang)["plan"]["moments"]
     out["alive"] = quoted(text["alive"])
