@@ -176,6 +176,54 @@ async def _fonts_drawn(cdp, selector: str) -> dict[str, int]:
     return used
 
 
+# Checks that read a page as the crawl loaded it, at 1,366 px and on a 390 px phone, instead of
+# loading it again (tests/test_pages.py reads their results): each a function of no argument, run
+# on every page; an error it throws (a page without a paragraph or a table) is its result.
+#
+# Each drawn chart beside the page's running text: the text column's width and reading size, the
+# chart's width as shown, its right edge, whether its box scrolls, and its smallest text as shown
+# (the SVG's font size times the scale it is shown at).
+CHARTS_BESIDE_TEXT = """() => {
+    const p = [...document.querySelectorAll('article.bd-article section > p')].find(p => p.offsetWidth);
+    return {column: p.getBoundingClientRect().width, reading: parseFloat(getComputedStyle(p).fontSize),
+        charts: [...document.querySelectorAll('div.vega-chart.drawn, figure.chart-picture > .chart-svg')].map(c => {
+            const svg = c.querySelector(':scope > svg'), shown = svg.getBoundingClientRect();
+            const zoom = shown.width / svg.viewBox.baseVal.width;
+            const sizes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
+                .map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
+            return {id: c.id || c.parentElement.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
+                    smallest: Math.min(...sizes), picture: !c.classList.contains('vega-chart')}; })}; }"""
+# Each table of the page: wider than its box or a cell than itself, every cell named by its
+# column's header, and what the phone's card writes before a cell (its name).
+TABLES_AS_CARDS = """() => [...document.querySelectorAll('article table')].map(t => ({
+        wide: t.scrollWidth > t.parentElement.clientWidth + 1 || [...t.querySelectorAll('td')].some(td => td.scrollWidth > td.clientWidth + 1),
+        named: [...t.tBodies[0].rows].every(r => [...r.cells].every((td, i) =>
+                    td.dataset.label === t.tHead.rows[0].cells[Math.min(i, t.tHead.rows[0].cells.length - 1)].textContent.trim())),
+        said: getComputedStyle(t.tBodies[0].rows[0].cells[1], '::before').content}))"""
+# Each chart (a live one or a picture): its right edge, whether it scrolls, whether it takes the
+# keyboard's focus, its text alternative and the hint its box writes.
+CHART_BOXES = """() => [...document.querySelectorAll('div.vega-chart, figure.chart-picture > .chart-svg')].map(c => ({
+            box: c.getBoundingClientRect().right, scrolls: c.scrollWidth > c.clientWidth, tab: c.tabIndex,
+            label: c.getAttribute('aria-label'),
+            hint: getComputedStyle(c, '::before').content}))"""
+# Each live chart says whether it scrolls once Vega has drawn it (waited for, as a reader would).
+SCROLL_SAID = ("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
+               " (c.scrollWidth > c.clientWidth) === c.classList.contains('scrolls'))")
+DESKTOP_CHECKS = {"charts_beside_text": CHARTS_BESIDE_TEXT}
+PHONE_CHECKS = {"charts_beside_text": CHARTS_BESIDE_TEXT, "tables_as_cards": TABLES_AS_CARDS, "chart_boxes": CHART_BOXES}
+
+
+async def _checks(page, checks: dict[str, str]) -> dict:
+    """Each check's result on the page as it is, or {"error": what it threw}."""
+    results = {}
+    for name, script in checks.items():
+        try:
+            results[name] = await page.evaluate(script)
+        except Exception as error:  # noqa: BLE001 - a check that cannot run on this page says why
+            results[name] = {"error": str(error).splitlines()[0]}
+    return results
+
+
 async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, axe_options: dict | None,
                      screenshots: Path | None) -> None:
     context = await browser.new_context(viewport=DESKTOP, service_workers="block")
@@ -212,6 +260,7 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
                 # Each live chart's size, and the fonts the browser drew its text with.
                 result["chart_sizes"] = await page.eval_on_selector_all(CHART_SVG, SIZES_SCRIPT)
                 result["chart_fonts"] = await _fonts_drawn(cdp, CHART_SVG + " text")
+            result["desktop_checks"] = await _checks(page, DESKTOP_CHECKS)
             if axe_options is not None:
                 # The bundled release, then the current one from the npm registry in its place.
                 result["axe"], result["axe_versions"] = [], []
@@ -235,6 +284,12 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
                 await page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
             result["phone"] = phone
             current["visit"] = Visit(url)
+            try:
+                await page.wait_for_function(SCROLL_SAID, timeout=5000)
+                result["phone_scroll_said"] = True
+            except Exception:  # noqa: BLE001 - Playwright's timeout: tests/test_pages.py says which page
+                result["phone_scroll_said"] = False
+            result["phone_checks"] = await _checks(page, PHONE_CHECKS)
             result["phone_width"] = await page.evaluate("document.documentElement.scrollWidth")
             result["phone_height"] = await page.evaluate("document.documentElement.scrollHeight")
             # Where each chart's box is on the phone's first screen, and whether it scrolls sideways.
@@ -270,7 +325,8 @@ async def _crawl(base: str, pages: dict, axe_options, screenshots, workers: int)
 def crawl(base: str, pages: dict[str, str], axe_options: dict | None = None, screenshots: Path | None = None,
           workers: int = 2) -> dict:
     """key -> {visit, chart, lang, axe (violations), phone, phone_width, phone_charts, chart_sizes and
-    phone_chart_sizes (each live chart's size at either width)} for each page (key -> URL):
+    phone_chart_sizes (each live chart's size at either width), desktop_checks and phone_checks
+    (DESKTOP_CHECKS, PHONE_CHECKS), phone_scroll_said} for each page (key -> URL):
     a first visit at 1366x900, axe-core's violations there, then a first visit at 390x844.
     Screenshots at both sizes go to `screenshots/<key>-<width>.png`."""
     if CHROMIUM is None:

@@ -176,50 +176,8 @@ def test_no_table_scrolls_sideways_in_a_laptop_window(tab, base, lang):
         assert width <= 1100, f"{lang}/{name} at 1100px is {width}px wide"
 
 
-# Each drawn chart beside the page's running text: the text column's width and reading size, the
-# chart's width as shown, its right edge, whether its box scrolls, and its smallest text as shown
-# (the SVG's font size times the scale it is shown at).
-CHARTS_BESIDE_TEXT = """() => {
-    const p = [...document.querySelectorAll('article.bd-article section > p')].find(p => p.offsetWidth);
-    return {column: p.getBoundingClientRect().width, reading: parseFloat(getComputedStyle(p).fontSize),
-        charts: [...document.querySelectorAll('div.vega-chart.drawn, figure.chart-picture > .chart-svg')].map(c => {
-            const svg = c.querySelector(':scope > svg'), shown = svg.getBoundingClientRect();
-            const zoom = shown.width / svg.viewBox.baseVal.width;
-            const sizes = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim())
-                .map(t => parseFloat(getComputedStyle(t).fontSize) * zoom);
-            return {id: c.id || c.parentElement.id, width: shown.width, right: shown.right, scrolls: c.scrollWidth > c.clientWidth,
-                    smallest: Math.min(...sizes), picture: !c.classList.contains('vega-chart')}; })}; }"""
-CHART_PAGES = ("index", "article1", "article2", "costs", "published", "budget", "plan")
 # The planner's box (lib.site.charts.offline_renderer names a calculator's box by its first control).
 PLANNER_BOX = "chart-plan-model"
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone(tab, base, lang):
-    """At 1,366 px every chart and calculator is as wide as the text column (within 5 %), its
-    smallest text at the page's reading size (within 5 %, and none smaller); a chart that is a picture
-    (no control: it cannot lay itself out again) is shown at that scale, as wide as that makes it. On a
-    390 px phone each fits the column (no box scrolls, no chart past the screen), its text never below
-    the 12 px it is written at."""
-    for name in CHART_PAGES:
-        tab.open(f"{base}/{lang}/{name}.html", {"width": DESKTOP_WIDTHS[0], "height": 768})
-        seen = tab.page.evaluate(CHARTS_BESIDE_TEXT)
-        assert seen["charts"], f"{lang}/{name} has no chart"
-        for chart in seen["charts"]:
-            where = f"{lang}/{name} at {DESKTOP_WIDTHS[0]}px, {chart['id']}"
-            # The planner's readout sits beside its controls (book.css), in the larger part of the column: at least
-            # half of it (test_the_planner_s_controls_come_first_and_sit_beside_its_readout).
-            column, least = (seen["column"] / 2, 0.9) if chart["id"] == PLANNER_BOX else (seen["column"], 0.95)
-            assert chart["picture"] or chart["width"] >= least * column, (
-                f"{where}: {chart['width']:.0f}px in a {column:.0f}px column")
-            assert chart["width"] <= seen["column"] + 1 and not chart["scrolls"], f"{where}: wider than its column"
-            assert abs(chart["smallest"] - seen["reading"]) <= 0.05 * seen["reading"], (
-                f"{where}: text at {chart['smallest']:.1f}px beside {seen['reading']}px")
-        tab.open(f"{base}/{lang}/{name}.html", PHONE)
-        for chart in tab.page.evaluate(CHARTS_BESIDE_TEXT)["charts"]:
-            where = f"{lang}/{name} at {PHONE['width']}px, {chart['id']}"
-            assert chart["right"] <= PHONE["width"] and not chart["scrolls"], f"{where}: {chart}"
-            assert chart["smallest"] >= 12 - 0.01, f"{where}: text at {chart['smallest']:.1f}px"
 
 
 PLANNER_PLACES = """() => { const box = document.getElementById('chart-plan-model');
@@ -245,27 +203,6 @@ def test_the_planner_s_controls_come_first_and_sit_beside_its_readout(tab, base,
     controls, readout = seen["controls"], seen["readout"]
     assert controls["right"] <= readout["left"] + 1 and abs(controls["top"] - readout["top"]) < 40, (
         f"{lang}/plan at {DESKTOP_WIDTHS[0]}px: controls {controls}, readout {readout}")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_every_table_reads_as_cards_on_a_phone(tab, base, lang):
-    """On a 390 px phone no table of the chapters, the ledger or the method page scrolls sideways:
-    each row is a card, each cell after the first named by its column's header."""
-    check = """() => [...document.querySelectorAll('article table')].map(t => ({
-        wide: t.scrollWidth > t.parentElement.clientWidth + 1 || [...t.querySelectorAll('td')].some(td => td.scrollWidth > td.clientWidth + 1),
-        named: [...t.tBodies[0].rows].every(r => [...r.cells].every((td, i) =>
-                    td.dataset.label === t.tHead.rows[0].cells[Math.min(i, t.tHead.rows[0].cells.length - 1)].textContent.trim())),
-        said: getComputedStyle(t.tBodies[0].rows[0].cells[1], '::before').content}))"""
-    seen = {}
-    for name in ("published", "budget", "plan", "method", "ledger"):
-        tab.open(f"{base}/{lang}/{name}.html", PHONE)
-        seen[name] = tab.page.evaluate(check)
-    assert all(seen.values()), f"a page has no table: {seen}"
-    for name, tables in seen.items():
-        for n, table in enumerate(tables):
-            assert not table["wide"], f"{lang}/{name}: table {n + 1} is wider than the phone"
-            assert table["named"], f"{lang}/{name}: table {n + 1} has cells not named by their column"
-            assert table["said"] not in ("none", "normal", ""), f"{lang}/{name}: table {n + 1} does not show its names"
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -300,32 +237,6 @@ def test_the_ledger_and_cards_print_whole(tab, base, lang):
             tab.page.emulate_media(media="screen")
     finally:
         tab.page.emulate_media(media="screen")
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(tab, base, lang):
-    from lib.site.build import languages
-
-    words = languages()[lang]
-    for name in ("article1", "article2", "costs", "published", "budget", "plan"):
-        tab.open(f"{base}/{lang}/{name}.html", PHONE)
-        # Each chart says whether it scrolls once Vega has drawn it.
-        tab.page.wait_for_function("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
-                                   " (c.scrollWidth > c.clientWidth) === c.classList.contains('scrolls'))", timeout=5000)
-        # A live chart (div.vega-chart) or a picture (lib.site.charts.picture), which never scrolls.
-        charts = tab.page.eval_on_selector_all("div.vega-chart, figure.chart-picture > .chart-svg", """cs => cs.map(c => ({
-            box: c.getBoundingClientRect().right, scrolls: c.scrollWidth > c.clientWidth, tab: c.tabIndex,
-            label: c.getAttribute('aria-label'),
-            hint: getComputedStyle(c, '::before').content}))""")
-        assert charts, name
-        for chart in charts:
-            assert chart["box"] <= PHONE["width"], f"{lang}/{name}: a chart box reaches {chart['box']}px"
-            assert chart["label"], f"{lang}/{name}: a chart without a text alternative"
-            if chart["scrolls"]:
-                assert chart["tab"] == 0, chart
-                assert words["chart_scroll_hint"] in chart["hint"], chart
-            else:  # a chart that fits says nothing of scrolling
-                assert words["chart_scroll_hint"] not in chart["hint"], chart
 
 
 @pytest.mark.parametrize("lang", LANGS)

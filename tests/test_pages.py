@@ -155,7 +155,7 @@ def test_live_charts_are_drawn_in_the_book_font_at_the_size_of_their_first_paint
     """Every glyph of every live chart comes from the font the pages serve (lib/site/fonts.py), the
     one vl-convert measured the first paint with; so each live chart has its first paint's size on a
     phone, and its height on a desktop, where its plot takes the text column's width (vega-bundle.js;
-    tests/test_browser.py checks the width)."""
+    test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone checks the width)."""
     pages = [name for (page_lang, name), seen in visits.items() if page_lang == lang and seen["chart"]]
     assert pages, f"no page of {lang} has a chart"
     for name in pages:
@@ -173,3 +173,80 @@ def test_screenshots_are_written(visits):
     for lang, name in PAGES:
         for width in (1366, 390):
             assert (SCREENSHOTS / f"{lang}-{name}-{width}.png").stat().st_size > 0
+
+
+# ---------------------------------------------------------------- checks made on the crawl's own loads
+# (tests/browser.py: DESKTOP_CHECKS at 1,366 px, PHONE_CHECKS at 390 px, each page loaded once)
+
+def _checked(visits, lang: str, name: str, where: str, check: str):
+    """A check's result on a page as the crawl loaded it (at 1,366 px: "desktop", or on the phone),
+    failing with what the page threw where it could not be run."""
+    seen = visits[(lang, name)][f"{where}_checks"][check]
+    assert not (isinstance(seen, dict) and "error" in seen), f"{lang}/{name} ({where}): {check} failed: {seen['error']}"
+    return seen
+
+
+CHART_PAGES = ("index", "article1", "article2", "costs", "published", "budget", "plan")
+# The planner's box (lib.site.charts.offline_renderer names a calculator's box by its first control).
+PLANNER_BOX = "chart-plan-model"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_take_the_text_column_on_a_desktop_and_fit_a_phone(visits, lang):
+    """At 1,366 px every chart and calculator is as wide as the text column (within 5 %), its
+    smallest text at the page's reading size (within 5 %, and none smaller); a chart that is a picture
+    (no control: it cannot lay itself out again) is shown at that scale, as wide as that makes it. On a
+    390 px phone each fits the column (no box scrolls, no chart past the screen), its text never below
+    the 12 px it is written at."""
+    for name in CHART_PAGES:
+        seen = _checked(visits, lang, name, "desktop", "charts_beside_text")
+        assert seen["charts"], f"{lang}/{name} has no chart"
+        for chart in seen["charts"]:
+            where = f"{lang}/{name} at 1366px, {chart['id']}"
+            # The planner's readout sits beside its controls (book.css), in the larger part of the column: at least
+            # half of it (test_browser.py's test_the_planner_s_controls_come_first_and_sit_beside_its_readout).
+            column, least = (seen["column"] / 2, 0.9) if chart["id"] == PLANNER_BOX else (seen["column"], 0.95)
+            assert chart["picture"] or chart["width"] >= least * column, (
+                f"{where}: {chart['width']:.0f}px in a {column:.0f}px column")
+            assert chart["width"] <= seen["column"] + 1 and not chart["scrolls"], f"{where}: wider than its column"
+            assert abs(chart["smallest"] - seen["reading"]) <= 0.05 * seen["reading"], (
+                f"{where}: text at {chart['smallest']:.1f}px beside {seen['reading']}px")
+        for chart in _checked(visits, lang, name, "phone", "charts_beside_text")["charts"]:
+            where = f"{lang}/{name} at {PHONE['width']}px, {chart['id']}"
+            assert chart["right"] <= PHONE["width"] and not chart["scrolls"], f"{where}: {chart}"
+            assert chart["smallest"] >= 12 - 0.01, f"{where}: text at {chart['smallest']:.1f}px"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_table_reads_as_cards_on_a_phone(visits, lang):
+    """On a 390 px phone no table of the chapters, the ledger or the method page scrolls sideways:
+    each row is a card, each cell after the first named by its column's header."""
+    seen = {name: _checked(visits, lang, name, "phone", "tables_as_cards")
+            for name in ("published", "budget", "plan", "method", "ledger")}
+    assert all(seen.values()), f"a page has no table: {seen}"
+    for name, tables in seen.items():
+        for n, table in enumerate(tables):
+            assert not table["wide"], f"{lang}/{name}: table {n + 1} is wider than the phone"
+            assert table["named"], f"{lang}/{name}: table {n + 1} has cells not named by their column"
+            assert table["said"] not in ("none", "normal", ""), f"{lang}/{name}: table {n + 1} does not show its names"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_charts_fit_a_phone_or_scroll_in_a_box_that_says_so(visits, lang):
+    from lib.site.build import languages
+
+    words = languages()[lang]
+    for name in ("article1", "article2", "costs", "published", "budget", "plan"):
+        # Each chart says whether it scrolls once Vega has drawn it.
+        assert visits[(lang, name)]["phone_scroll_said"], f"{lang}/{name}: a chart that scrolls does not say so"
+        # A live chart (div.vega-chart) or a picture (lib.site.charts.picture), which never scrolls.
+        charts = _checked(visits, lang, name, "phone", "chart_boxes")
+        assert charts, name
+        for chart in charts:
+            assert chart["box"] <= PHONE["width"], f"{lang}/{name}: a chart box reaches {chart['box']}px"
+            assert chart["label"], f"{lang}/{name}: a chart without a text alternative"
+            if chart["scrolls"]:
+                assert chart["tab"] == 0, chart
+                assert words["chart_scroll_hint"] in chart["hint"], chart
+            else:  # a chart that fits says nothing of scrolling
+                assert words["chart_scroll_hint"] not in chart["hint"], chart

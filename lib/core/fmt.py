@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from functools import lru_cache
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton
@@ -43,14 +44,21 @@ def locale(lang: str) -> str:
         raise ValueError(f"unknown language '{lang}': use one of {', '.join(LANGS)}") from None
 
 
+@lru_cache(maxsize=None)
+def _babel(lang: str) -> Locale:
+    """Babel's locale of `lang`, parsed once (Babel parses a locale's name again at every call given one)."""
+    return Locale.parse(locale(lang))
+
+
 def _finite(x) -> float:
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         raise ValueError(f"cannot format {x!r}: not a finite number")
     return float(x)
 
 
+@lru_cache(maxsize=None)
 def _pattern(kind: str, lang: str, decimals: int) -> str:
-    loc = Locale.parse(locale(lang))
+    loc = _babel(lang)
     base = (loc.percent_formats if kind == "percent" else loc.decimal_formats)[None].pattern
     integer = base.split(";")[0].replace("#,##0.###", "#,##0")
     return integer.replace("0", "0." + "0" * decimals, 1) if decimals else integer
@@ -58,12 +66,12 @@ def _pattern(kind: str, lang: str, decimals: int) -> str:
 
 def number(x: float, lang: str, decimals: int = 0) -> str:
     """1.428.480 (es) / 1,428,480 (en)."""
-    return format_decimal(round(_finite(x), decimals), format=_pattern("decimal", lang, decimals), locale=locale(lang))
+    return format_decimal(round(_finite(x), decimals), format=_pattern("decimal", lang, decimals), locale=_babel(lang))
 
 
 def percent(fraction: float, lang: str, decimals: int = 1) -> str:
     """46,2 % (es) / 46.2% (en) from 0.462."""
-    return format_percent(_finite(fraction), format=_pattern("percent", lang, decimals), locale=locale(lang))
+    return format_percent(_finite(fraction), format=_pattern("percent", lang, decimals), locale=_babel(lang))
 
 
 def percent_range(low: float, high: float, lang: str, decimals: int = 1) -> str:
@@ -84,7 +92,7 @@ def compact(x: float, lang: str, decimals: int = 1, fixed: bool = False) -> str:
     if locale(lang) == "es_ES" and 1e9 <= abs(x) < 1e12:
         millions = round(x / 1e6, decimals - 3)  # the same precision as 175.3 billion
         return f"{number(millions, lang, max(0, decimals - 3))} millones"
-    text = format_compact_decimal(x, format_type="long", locale=locale(lang), fraction_digits=decimals)
+    text = format_compact_decimal(x, format_type="long", locale=_babel(lang), fraction_digits=decimals)
     scale = _scale(x, lang)
     if not fixed or decimals <= 0 or scale < 1e6:
         return text
@@ -145,14 +153,14 @@ def date(d: dt.date, lang: str) -> str:
     """21 de marzo de 2023 / March 21, 2023."""
     if not isinstance(d, dt.date):
         raise ValueError(f"cannot format {d!r}: not a date")
-    return format_date(d, format="long", locale=locale(lang))
+    return format_date(d, format="long", locale=_babel(lang))
 
 
 def month(d: dt.date, lang: str) -> str:
     """diciembre de 2024 / December 2024."""
     if not isinstance(d, dt.date):
         raise ValueError(f"cannot format {d!r}: not a date")
-    return format_skeleton("yMMMM", d, locale=locale(lang))
+    return format_skeleton("yMMMM", d, locale=_babel(lang))
 
 
 def seen(when: dt.date | int, lang: str) -> str:
@@ -165,7 +173,7 @@ def money(x: float, currency: str, lang: str, decimals: int = 2) -> str:
     (STYLE.md); English takes Babel's CLDR symbol and placement."""
     if locale(lang) == "es_ES":
         return f"{number(x, lang, decimals)} {words('es')['currency'][currency]}"
-    loc = Locale.parse(locale(lang))
+    loc = _babel(lang)
     pattern = loc.currency_formats["standard"].pattern.split(";")[0]
     pattern = pattern.replace("#,##0.00", "#,##0" + ("." + "0" * decimals if decimals else ""))
     return format_currency(round(_finite(x), decimals), currency, format=pattern, locale=loc, currency_digits=False)
@@ -221,7 +229,7 @@ def _short(v: float, lang: str, decimals: int) -> str:
 
 def money_short(x: float, currency: str, lang: str) -> str:
     """CLDR's short form of an amount, for a chart's labels: 3,2 M US$ / $3.2M."""
-    return format_compact_currency(_finite(x), currency, locale=locale(lang), format_type="short", fraction_digits=1)
+    return format_compact_currency(_finite(x), currency, locale=_babel(lang), format_type="short", fraction_digits=1)
 
 
 def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1,
@@ -248,7 +256,7 @@ def money_compact(low: float, currency: str, lang: str, high: float | None = Non
     if locale(lang) == "es_ES":
         link = " de " if word.endswith(TAKES_DE) else " "
         return f"{body} {word}{link}{words('es')['currency'].get(currency, currency)}"
-    return f"{get_currency_symbol(currency, locale=locale(lang))}{body} {word}"
+    return f"{get_currency_symbol(currency, locale=_babel(lang))}{body} {word}"
 
 
 def unit_word(unit: str, lang: str, value: float = 2) -> str:

@@ -262,7 +262,20 @@ class Inputs(Mapping):
 
 
 def load_inputs(data_dir: Path | None = None) -> Inputs:
-    raw = read_tables(DATA_DIR if data_dir is None else data_dir)
+    """Every sourced input of `data_dir` (lib/data/inputs), checked. Read and checked once per version
+    of its files and of the .bib files (path, mtime): the planner asks for them at every job it
+    times. An Inputs changes nothing in place (replace, scaled give copies), so one can be shared."""
+    folder = DATA_DIR if data_dir is None else data_dir
+    return _load_inputs(folder, _versions(sorted(folder.glob("*.toml"))), _versions(bib_files()))
+
+
+def _versions(paths) -> tuple[tuple[str, int], ...]:
+    return tuple((str(p), p.stat().st_mtime_ns) for p in paths)
+
+
+@lru_cache(maxsize=8)
+def _load_inputs(folder: Path, tomls: tuple, bibs: tuple) -> Inputs:
+    raw = read_tables(folder)
     keys = bib_keys()
     return Inputs({name: _check(name, entry, keys) for name, entry in raw.items()})
 
