@@ -75,7 +75,10 @@ def percent(fraction: float, lang: str, decimals: int = 1) -> str:
 
 
 def percent_range(low: float, high: float, lang: str, decimals: int = 1) -> str:
-    """A percentage or a range of them with one sign: 5–23 % (es) / 5–23% (en)."""
+    """A percentage or a range of them with one sign: 5–23 % (es) / 5–23% (en). A range across zero
+    writes each end whole, with its sign, in words: -5 % a +221 % (es) / -5% to +221% (en)."""
+    if low < 0 < high:
+        return f"{percent(low, lang, decimals)} {words(lang)['units']['range_to']} +{percent(high, lang, decimals)}"
     one = percent(high, lang, decimals)
     figure = number(high * 100, lang, decimals)
     return one.replace(figure, joined(number(low * 100, lang, decimals), figure), 1)
