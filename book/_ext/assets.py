@@ -1,11 +1,12 @@
 """Sphinx extension: what each page downloads, and no more.
 
 - The vendored Vega bundle (vega-bundle.js, ~0.53 MB: Vega's runtime and Vega-Tooltip, which make
-  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added, deferred, only to
-  pages that hold a live chart (a calculator, a slider: class "vega-chart"; the other charts are
-  pictures that need no script, lib/site/charts.py),
-  calculator.js (a calculator's state in the address) only to pages with a calculator, and
-  ledger.js (the ledger's filter and sorting) only to the ledger page.
+  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) and calculator.js (a
+  calculator's state in the address) load only on pages that hold a live chart (a calculator, a
+  slider: class "vega-chart"; the other charts are pictures that need no script,
+  lib/site/charts.py), and there only once a live chart comes near the screen or the reader reaches
+  for it (LOADER): until then the chart is its first paint, an SVG drawn when the book was built.
+  ledger.js (the ledger's filter and sorting) loads only on the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
   book/_templates/static/webpack-macros.html) or a 156 KB web font and ~86 KB of CSS rules for
   ~2,000 icons. The pages show about fifteen; this extension draws those with CSS masks, from the
@@ -27,7 +28,9 @@ sidebars on a phone).
 from __future__ import annotations
 
 import html
+import json
 import re
+import zlib
 import shutil
 from pathlib import Path
 from urllib.parse import quote
@@ -51,6 +54,53 @@ NOT_ICONS = {"solid", "regular", "brands", "lg", "xs", "sm", "xl", "2x", "3x", "
              "pull-right", "sharp", "duotone", "light", "thin", "kit"}
 
 
+# Each live chart's script (lib/site/charts.py, offline_renderer) calls window.bookChart(box, spec,
+# locale) once the page is parsed, for the promise of its drawn view. Until the Vega bundle is here,
+# window.bookChart is this page's stand-in: it keeps the chart's first paint (its SVG, drawn when the
+# book was built) until the chart comes within half a screen of the window (IntersectionObserver), or
+# the reader reaches for it (focus, a tap), then loads the bundle and calculator.js once (in parallel,
+# run in order) and has the bundle's bookChart draw it. So a page whose live charts are further down
+# paints and settles with no script of Vega's (Lighthouse, tests/lighthouse.py), and a reader who
+# scrolls there finds the chart drawn. Inline: a request of its own would come before the first paint.
+LOADER = """(function () {
+  var scripts = SCRIPTS, loaded = null, draw = null, waiting = new Map();
+  function load() {
+    if (!loaded) loaded = Promise.all(scripts.map(function (url) {
+      return new Promise(function (done, failed) {
+        var script = document.createElement("script");
+        script.src = url; script.async = false; script.onload = done;
+        script.onerror = function () { failed(new Error("could not load " + url)); };
+        document.head.appendChild(script);
+      });
+    })).then(function () { draw = window.bookChart; window.bookChart = later; });
+    return loaded;
+  }
+  var near = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) { if (entry.isIntersecting && waiting.has(entry.target)) waiting.get(entry.target)(); });
+  }, {rootMargin: "50% 0px"}) : null;
+  function later(box, spec, locale) {
+    return new Promise(function (drawn, failed) {
+      function go() {
+        if (!waiting.delete(box)) return;
+        if (near) near.unobserve(box);
+        load().then(function () { return draw(box, spec, locale); }).then(drawn, failed);
+      }
+      waiting.set(box, go);
+      box.addEventListener("focusin", go, {once: true});
+      box.addEventListener("pointerdown", go, {once: true});
+      if (near) near.observe(box); else go();
+    });
+  }
+  window.bookChart = later;
+})();"""
+
+
+def static_url(app: Sphinx, context: dict, name: str) -> str:
+    """The address of a file of _static from the page, with the checksum Sphinx gives its own tags."""
+    content = (Path(app.outdir) / "_static" / name).read_bytes().translate(None, b"\r")
+    return f"{context['pathto']('_static/' + name, resource=True)}?v={zlib.crc32(content):08x}"
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     body = context.get("body", "")
     # docutils writes the bibliography as <div role="list"> of role="doc-biblioentry" items, a
@@ -58,10 +108,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     # (aria-required-children, critical). Plain list items keep the list readable.
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
-        # Deferred: they block no paint (each chart's script draws it once the page is parsed).
-        app.add_js_file("vega-bundle.js", loading_method="defer")
-        if "window.bookCalculator" in body:
-            app.add_js_file("calculator.js", loading_method="defer")
+        # No script tag: the page's LOADER fetches them when a live chart is about to be seen.
+        scripts = ["vega-bundle.js"] + (["calculator.js"] if "window.bookCalculator" in body else [])
+        urls = [static_url(app, context, name) for name in scripts]
+        app.add_js_file(None, body=LOADER.replace("SCRIPTS", json.dumps(urls)))
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). The box
         # carries the chart's text alternative (its description) as aria-label (lib/site/charts.py).
