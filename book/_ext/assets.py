@@ -57,7 +57,7 @@ NOT_ICONS = {"solid", "regular", "brands", "lg", "xs", "sm", "xl", "2x", "3x", "
 # Each live chart's script (lib/site/charts.py, offline_renderer) calls window.bookChart(box, spec,
 # locale) once the page is parsed, for the promise of its drawn view. Until the Vega bundle is here,
 # window.bookChart is this page's stand-in: it keeps the chart's first paint (its SVG, drawn when the
-# book was built) until the chart comes within half a screen of the window (IntersectionObserver), or
+# book was built) until the chart comes within a screen of the window (IntersectionObserver), or
 # the reader reaches for it (focus, a tap), then loads the bundle and calculator.js once (in parallel,
 # run in order) and has the bundle's bookChart draw it. So a page whose live charts are further down
 # paints and settles with no script of Vega's (Lighthouse, tests/lighthouse.py), and a reader who
@@ -77,7 +77,7 @@ LOADER = """(function () {
   }
   var near = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
     entries.forEach(function (entry) { if (entry.isIntersecting && waiting.has(entry.target)) waiting.get(entry.target)(); });
-  }, {rootMargin: "50% 0px"}) : null;
+  }, {rootMargin: "100% 0px"}) : null;
   function later(box, spec, locale) {
     return new Promise(function (drawn, failed) {
       function go() {
