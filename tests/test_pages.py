@@ -131,7 +131,8 @@ def test_a_first_visit_is_light(visits, lang, name):
 # calculator, a slider) has the loader that fetches them once a chart nears the screen
 # (book/_ext/assets.py, LOADER; tests/test_browser.py checks when), and only such a page; the
 # theme's scripts are deferred (but on the search page), and no other script loads (but the search
-# page's and the ledger's); every other chart is a picture with no script of its own.
+# page's and the ledger's); the style sheets come as one (assets.one_stylesheet); every other chart is
+# a picture with no script of its own.
 LAZY = ("vega-bundle.js", "calculator.js")
 THEME = ("doctools.js", "sphinx-book-theme.js", "bootstrap.js", "pydata-sphinx-theme.js")
 
@@ -146,6 +147,9 @@ def test_script_loads_only_where_a_chart_is_live_and_blocks_no_paint(built_site,
     if name != "search":  # Sphinx's search runs as the page is parsed, with doctools.js
         blocking = [t for t in tags if any(f"/{script}?" in t for script in THEME) and not re.search(r"\bdefer\b", t)]
         assert not blocking, f"{lang}/{name}: theme scripts block the first paint: {blocking}"
+    head = page[:page.index("</head>")]
+    sheets = re.findall(r'<link [^>]*\brel="stylesheet"[^>]*>', head)
+    assert len(sheets) <= 1, f"{lang}/{name}: {len(sheets)} style sheets block the first paint, not one: {sheets}"
     if name not in ("search", "ledger"):  # their own scripts (Sphinx's search, the ledger's table)
         extra = [t for t in tags if not any(f"/{script}?" in t for script in THEME)]
         assert not extra, f"{lang}/{name}: scripts beyond the theme's: {extra}"

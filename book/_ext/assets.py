@@ -21,6 +21,9 @@
   a phone, are words in those scripts). The source maps of the theme's files go: they map the
   files as the theme ships them, no longer as the site serves them.
 
+- A page's six style sheets are served as one file (one_stylesheet): one request before the first
+  paint instead of six.
+
 The largest asset that remains on every page: bootstrap.js (~80 KB: dropdowns, tooltips, the
 sidebars on a phone).
 """
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import zlib
 import shutil
@@ -327,9 +331,51 @@ def lighten_code(app: Sphinx, exception: Exception | None) -> None:
     pygments.write_text(keep_token_rules(css, used), encoding="utf8")
 
 
+# A page's style sheets (the theme's two, pygments.css, sphinx-book-theme's, myst-nb's, book.css) all
+# block its first paint, each a request of its own on a phone's connection: they are served as one
+# file, their rules in the same order, named by its content (a new build, a new name).
+STYLESHEET = re.compile(r'<link [^>]*\brel="stylesheet"[^>]*>\n?')
+CHARSET = re.compile(r'@charset "[^"]*";\s*')
+RELATIVE_URL = re.compile(r"""url\((?!\s*['"]?(?:data:|/|#|[a-z]+:))\s*(['"]?)([^)'"]+)\1\s*\)""")
+
+
+def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
+    """Each page's style sheets as one (_static/styles/book-<checksum>.css), for every page that
+    links the same ones; the files themselves stay (JupyterLab and the tests read some)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    joined: dict[tuple[Path, ...], Path] = {}
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        if "_static" in page.relative_to(out).parts:  # the theme's templates
+            continue
+        text = page.read_text(encoding="utf8")
+        head = text[:text.find("</head>")]
+        links = STYLESHEET.findall(head)
+        hrefs = [re.search(r'href="([^"?#]+)', link).group(1) for link in links]
+        if len(links) < 2 or any(re.match(r"[a-z]+:|/", href) for href in hrefs):
+            continue
+        sheets = tuple((page.parent / href).resolve() for href in hrefs)
+        if sheets not in joined:
+            folder = sheets[0].parent if sheets[0].parent.name == "styles" else sheets[0].parent / "styles"
+            parts = []
+            for sheet in sheets:
+                css = CHARSET.sub("", sheet.read_text(encoding="utf8"))
+                parts.append(RELATIVE_URL.sub(lambda m: "url({0}{1}{0})".format(m.group(1), Path(os.path.relpath(
+                    sheet.parent / m.group(2), folder)).as_posix()), css))
+            css = '@charset "UTF-8";\n' + "\n".join(parts)
+            joined[sheets] = folder / f"book-{zlib.crc32(css.encode()):08x}.css"
+            joined[sheets].write_text(css, encoding="utf8")
+        href = Path(os.path.relpath(joined[sheets], page.parent)).as_posix()
+        first = text.index(links[0])
+        lighter = text[:first] + f'<link rel="stylesheet" href="{href}" />\n' + STYLESHEET.sub("", text[first:], count=len(links))
+        page.write_text(lighter, encoding="utf8")
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)
     # After pydata-sphinx-theme writes its light and dark pygments.css (at build-finished too).
     app.connect("build-finished", lighten_code, priority=900)
+    app.connect("build-finished", one_stylesheet, priority=950)  # the trimmed sheets, joined
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
