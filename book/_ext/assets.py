@@ -344,8 +344,15 @@ def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
     links the same ones; the files themselves stay (JupyterLab and the tests read some)."""
     if exception is not None or app.builder.format != "html":
         return
+    from lib.site.build import minified_css
+
     joined: dict[tuple[Path, ...], Path] = {}
-    out = Path(app.outdir)
+    out = Path(app.outdir).resolve()
+    for earlier in out.glob("_static/styles/book-*.css"):  # an earlier build's
+        earlier.unlink()
+    # The book's own sheets (book.css) from the book, as lib.site.build serves them (minified): the
+    # site's copy may be an earlier build's (Sphinx 7.4 does not copy a static file again).
+    own = [(Path(app.confdir) / folder).resolve() for folder in app.config.html_static_path]
     for page in out.rglob("*.html"):
         if "_static" in page.relative_to(out).parts:  # the theme's templates
             continue
@@ -360,7 +367,10 @@ def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
             folder = sheets[0].parent if sheets[0].parent.name == "styles" else sheets[0].parent / "styles"
             parts = []
             for sheet in sheets:
-                css = CHARSET.sub("", sheet.read_text(encoding="utf8"))
+                name = sheet.relative_to(out / "_static") if sheet.is_relative_to(out / "_static") else None
+                source = next((folder / name for folder in own if name and (folder / name).is_file()), None)
+                css = CHARSET.sub("", minified_css(source.read_text(encoding="utf8")) if source
+                                  else sheet.read_text(encoding="utf8"))
                 parts.append(RELATIVE_URL.sub(lambda m: "url({0}{1}{0})".format(m.group(1), Path(os.path.relpath(
                     sheet.parent / m.group(2), folder)).as_posix()), css))
             css = '@charset "UTF-8";\n' + "\n".join(parts)
