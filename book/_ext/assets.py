@@ -99,9 +99,17 @@ LOADER = """(function () {
 })();"""
 
 
+def own_static(app: Sphinx, name: str | Path) -> Path | None:
+    """The book's own file `name` of _static (book/_static), as lib.site.build copies it to the site
+    after Sphinx (whose copy may be an earlier build's: Sphinx 7.4 does not copy a static file again)."""
+    found = [Path(app.confdir, folder, name).resolve() for folder in app.config.html_static_path]
+    return next((path for path in found if path.is_file()), None)
+
+
 def static_url(app: Sphinx, context: dict, name: str) -> str:
-    """The address of a file of _static from the page, with the checksum Sphinx gives its own tags."""
-    content = (Path(app.outdir) / "_static" / name).read_bytes().translate(None, b"\r")
+    """The address of a file of _static from the page, with the checksum Sphinx gives its own tags
+    (of the file the site serves)."""
+    content = (own_static(app, name) or Path(app.outdir) / "_static" / name).read_bytes().translate(None, b"\r")
     return f"{context['pathto']('_static/' + name, resource=True)}?v={zlib.crc32(content):08x}"
 
 
@@ -333,53 +341,65 @@ def lighten_code(app: Sphinx, exception: Exception | None) -> None:
 
 # A page's style sheets (the theme's two, pygments.css, sphinx-book-theme's, myst-nb's, book.css) all
 # block its first paint, each a request of its own on a phone's connection: they are served as one
-# file, their rules in the same order, named by its content (a new build, a new name).
+# file, their rules in the same order. Sphinx writes again only the pages that changed, so the
+# joined file keeps its name from build to build (from the sheets it joins, which a list beside it
+# names: every build joins them afresh, for the pages written earlier too), and each page's link
+# to it carries its content's checksum, as Sphinx's own links do.
 STYLESHEET = re.compile(r'<link [^>]*\brel="stylesheet"[^>]*>\n?')
+JOINED = re.compile(r'(<link rel="stylesheet" href="[^"]*styles/(book-[0-9a-f]{8})\.css)(?:\?v=[0-9a-f]+)?(" />)')
 CHARSET = re.compile(r'@charset "[^"]*";\s*')
 RELATIVE_URL = re.compile(r"""url\((?!\s*['"]?(?:data:|/|#|[a-z]+:))\s*(['"]?)([^)'"]+)\1\s*\)""")
 
 
-def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
-    """Each page's style sheets as one (_static/styles/book-<checksum>.css), for every page that
-    links the same ones; the files themselves stay (JupyterLab and the tests read some)."""
-    if exception is not None or app.builder.format != "html":
-        return
+def joined_css(app: Sphinx, static: Path, sheets: list[str]) -> str:
+    """The sheets (paths in `static`) as one, for _static/styles: the book's own (book.css) as
+    lib.site.build serves them (from the book, minified), relative addresses rewritten."""
     from lib.site.build import minified_css
 
-    joined: dict[tuple[Path, ...], Path] = {}
+    parts = []
+    for name in sheets:
+        source = own_static(app, name)
+        css = minified_css(source.read_text(encoding="utf8")) if source else (static / name).read_text(encoding="utf8")
+        folder = (static / name).parent
+        parts.append(RELATIVE_URL.sub(lambda m: "url({0}{1}{0})".format(m.group(1), Path(os.path.relpath(
+            folder / m.group(2), static / "styles")).as_posix()), CHARSET.sub("", css)))
+    return '@charset "UTF-8";\n' + "\n".join(parts)
+
+
+def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
+    """Each page's style sheets as one, _static/styles/book-<checksum of their names>.css, beside
+    the list of the sheets it joins (.txt); the sheets themselves stay (the tests read some)."""
+    if exception is not None or app.builder.format != "html":
+        return
     out = Path(app.outdir).resolve()
-    for earlier in out.glob("_static/styles/book-*.css"):  # an earlier build's
-        earlier.unlink()
-    # The book's own sheets (book.css) from the book, as lib.site.build serves them (minified): the
-    # site's copy may be an earlier build's (Sphinx 7.4 does not copy a static file again).
-    own = [(Path(app.confdir) / folder).resolve() for folder in app.config.html_static_path]
-    for page in out.rglob("*.html"):
-        if "_static" in page.relative_to(out).parts:  # the theme's templates
-            continue
+    static = out / "_static"
+    pages = [page for page in out.rglob("*.html") if "_static" not in page.relative_to(out).parts]  # not templates
+    groups = {listed.stem: listed.read_text(encoding="utf8").split() for listed in static.glob("styles/book-*.txt")}
+    for page in pages:
         text = page.read_text(encoding="utf8")
-        head = text[:text.find("</head>")]
-        links = STYLESHEET.findall(head)
+        links = STYLESHEET.findall(text[:text.find("</head>")])
         hrefs = [re.search(r'href="([^"?#]+)', link).group(1) for link in links]
-        if len(links) < 2 or any(re.match(r"[a-z]+:|/", href) for href in hrefs):
+        if len(links) < 2 or not all((page.parent / href).resolve().is_relative_to(static) for href in hrefs):
             continue
-        sheets = tuple((page.parent / href).resolve() for href in hrefs)
-        if sheets not in joined:
-            folder = sheets[0].parent if sheets[0].parent.name == "styles" else sheets[0].parent / "styles"
-            parts = []
-            for sheet in sheets:
-                name = sheet.relative_to(out / "_static") if sheet.is_relative_to(out / "_static") else None
-                source = next((folder / name for folder in own if name and (folder / name).is_file()), None)
-                css = CHARSET.sub("", minified_css(source.read_text(encoding="utf8")) if source
-                                  else sheet.read_text(encoding="utf8"))
-                parts.append(RELATIVE_URL.sub(lambda m: "url({0}{1}{0})".format(m.group(1), Path(os.path.relpath(
-                    sheet.parent / m.group(2), folder)).as_posix()), css))
-            css = '@charset "UTF-8";\n' + "\n".join(parts)
-            joined[sheets] = folder / f"book-{zlib.crc32(css.encode()):08x}.css"
-            joined[sheets].write_text(css, encoding="utf8")
-        href = Path(os.path.relpath(joined[sheets], page.parent)).as_posix()
+        sheets = [(page.parent / href).resolve().relative_to(static).as_posix() for href in hrefs]
+        name = f"book-{zlib.crc32(' '.join(sheets).encode()):08x}"
+        groups[name] = sheets
+        href = Path(os.path.relpath(static / "styles" / f"{name}.css", page.parent)).as_posix()
         first = text.index(links[0])
-        lighter = text[:first] + f'<link rel="stylesheet" href="{href}" />\n' + STYLESHEET.sub("", text[first:], count=len(links))
-        page.write_text(lighter, encoding="utf8")
+        text = text[:first] + f'<link rel="stylesheet" href="{href}" />\n' + STYLESHEET.sub("", text[first:], count=len(links))
+        page.write_text(text, encoding="utf8")
+    checksums = {}
+    for name, sheets in groups.items():
+        css = joined_css(app, static, sheets)
+        (static / "styles" / f"{name}.css").write_text(css, encoding="utf8")
+        (static / "styles" / f"{name}.txt").write_text("\n".join(sheets) + "\n", encoding="utf8")
+        checksums[name] = f"{zlib.crc32(css.encode()):08x}"
+    for page in pages:
+        text = page.read_text(encoding="utf8")
+        linked = JOINED.sub(lambda m: f"{m.group(1)}?v={checksums[m.group(2)]}{m.group(3)}"
+                            if m.group(2) in checksums else m.group(0), text)
+        if linked != text:
+            page.write_text(linked, encoding="utf8")
 
 
 def setup(app: Sphinx) -> dict:
