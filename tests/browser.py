@@ -32,6 +32,22 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background
         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
+# A live chart is drawn once it comes near the screen (book/_ext/assets.py, LOADER): as a reader
+# scrolling through, each is brought into view in turn until Vega has drawn it, then the window goes
+# back where it was. Returns how many were drawn.
+DRAW_CHARTS_SCRIPT = """async () => {
+  const charts = [...document.querySelectorAll('div.vega-chart')], x = window.scrollX, y = window.scrollY;
+  for (const chart of charts) {
+    chart.scrollIntoView({block: 'center'});
+    const start = Date.now();
+    while (!chart.classList.contains('drawn')) {
+      if (Date.now() - start > 10000) throw new Error('chart ' + chart.id + ' not drawn 10 s after it came into view');
+      await new Promise(r => setTimeout(r, 25));
+    }
+  }
+  window.scrollTo(x, y);
+  return charts.length;
+}"""
 ANSWERS_SCRIPT = """els => els.map(e => ({bottom: e.getBoundingClientRect().bottom + window.scrollY,
                                           text: e.innerText}))"""
 PHONE_CHARTS_SCRIPT = """els => els.map(e => { const box = e.getBoundingClientRect();
@@ -123,9 +139,7 @@ class Tab:
         self.page.set_viewport_size(viewport)
         self.visit = Visit(url)
         self.page.goto(url, wait_until="load")
-        if self.page.locator("div.vega-chart").count():
-            # The bundle draws the live chart after the page's load event.
-            self.page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
+        self.page.evaluate(DRAW_CHARTS_SCRIPT)  # the live charts, as a reader scrolling to each sees them
         done = self.visit
         done.bytes = self.page.evaluate(
             "performance.getEntries().filter(e => e.decodedBodySize !== undefined)"
@@ -250,9 +264,7 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             await page.set_viewport_size(DESKTOP)
             visit = current["visit"] = Visit(url)
             await page.goto(url, wait_until="load")
-            chart = await page.locator("div.vega-chart").count() > 0
-            if chart:  # the bundle draws the live chart after the load event
-                await page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
+            chart = await page.evaluate(DRAW_CHARTS_SCRIPT) > 0  # drawn as a reader scrolls to each
             visit.bytes = await page.evaluate(WEIGHT_SCRIPT)
             current["visit"] = Visit(url)  # what the checks below do is not the visit's
             result = {"visit": visit, "chart": chart, "lang": await page.evaluate("document.documentElement.lang")}
@@ -280,8 +292,7 @@ async def _crawl_one(browser, base: str, urls: "asyncio.Queue", results: dict, a
             phone = current["visit"] = Visit(url)
             await page.goto(url, wait_until="load")
             await cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-            if chart:
-                await page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
+            await page.evaluate(DRAW_CHARTS_SCRIPT)
             result["phone"] = phone
             current["visit"] = Visit(url)
             try:

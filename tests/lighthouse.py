@@ -9,7 +9,8 @@ performance, accessibility, best practices and SEO, with the first contentful pa
 `make bench` runs it on the site it builds. Not part of `make test`: about 15 s a page, and its
 performance score measures the machine as much as the site (a busy machine's slower CPU lowers it);
 tests/test_pages.py checks what it scores from (each first visit's weight, no render-blocking
-script, Vega's runtime only where a chart is live) on every run.
+script, one style sheet, Vega's runtime only where a chart is live) on every run, and
+tests/test_browser.py that the runtime waits until a live chart nears the screen.
 
 The server (serve_compressed) is Python's static file server with what a static host such as GitHub
 Pages adds: gzip for text (HTML, CSS, JavaScript, SVG, JSON, XML) to a browser that accepts it, and a

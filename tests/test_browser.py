@@ -254,6 +254,43 @@ def test_the_price_slider_changes_the_chart(tab, base, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_vega_loads_only_once_a_live_chart_nears_the_screen(browser, base, lang):
+    """A page whose live charts are further down loads and settles with their first paints (the SVG
+    drawn when the book was built) and no script of Vega's; a reader who scrolls to a chart finds it
+    drawn, the bundle and calculator.js fetched once, and a chart further down still a first paint
+    until the reader reaches it in turn (here by keyboard); no error (book/_ext/assets.py, LOADER)."""
+    phone = browser.new_context(viewport=PHONE, service_workers="block")
+    try:
+        page = phone.new_page()
+        scripts, errors = [], []
+        page.on("request", lambda r: scripts.append(urlsplit(r.url).path.rsplit("/", 1)[-1])
+                if r.resource_type == "script" else None)
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{base}/{lang}/article1.html", wait_until="load")
+        page.wait_for_load_state("networkidle")
+        charts = page.locator("div.vega-chart")
+        tops = charts.evaluate_all("cs => cs.map(c => c.getBoundingClientRect().top)")
+        assert len(tops) >= 2 and tops[0] > 2 * PHONE["height"] and tops[-1] > tops[0] + 3 * PHONE["height"], (
+            f"this check needs two live charts, the first two screens down and the next three more: {tops}")
+        assert not {"vega-bundle.js", "calculator.js"} & set(scripts), scripts
+        assert page.locator("div.vega-chart > svg").count() == len(tops), "a live chart without its first paint"
+        assert page.locator("div.vega-chart.drawn").count() == 0
+        charts.first.scroll_into_view_if_needed()
+        page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
+        page.wait_for_timeout(300)
+        assert list(charts.evaluate_all("cs => cs.map(c => c.classList.contains('drawn'))")) == (
+            [True] + [False] * (len(tops) - 1)), "a chart far from the screen drawn"
+        charts.last.focus()
+        page.wait_for_function("() => [...document.querySelectorAll('div.vega-chart')].pop().classList.contains('drawn')",
+                               timeout=10_000)
+        assert scripts.count("vega-bundle.js") == 1 and scripts.count("calculator.js") == 1, scripts
+        assert errors == [], errors
+    finally:
+        phone.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_language_switch_lands_on_the_same_page(tab, base, lang):
     other = [x for x in LANGS if x != lang][0]
     page = _open(tab, base, f"{lang}/method.html")
@@ -987,6 +1024,7 @@ def test_a_tap_on_a_mark_shows_its_tooltip_on_a_phone(browser, base, lang):
     try:
         page = phone.new_page()
         page.goto(f"{base}/{lang}/budget.html", wait_until="load")
+        page.locator("div.vega-chart").first.scroll_into_view_if_needed()  # drawn once near the screen
         page.wait_for_selector("div.vega-chart.drawn", timeout=10_000)
         dot = page.locator("div.vega-chart.drawn g.mark-symbol path").first
         dot.scroll_into_view_if_needed()

@@ -5,6 +5,7 @@ and corrections" and where ClaimReview's addresses lead (issue 28, items 9 and 1
 import csv
 import functools
 import io
+import json
 import re
 from pathlib import Path
 from urllib.parse import urlparse
@@ -126,12 +127,40 @@ def test_charts_are_drawn_in_the_page_without_a_kernel(built_site, lang):
     html = soup(built_site / lang / "article1.html")
     charts = html.select("div.vega-chart")
     assert charts and all(c.find("svg") for c in charts)
-    assert any("vega-bundle.js" in (s.get("src") or "") for s in html.find_all("script"))
+    # The page's loader fetches the bundle (book/_ext/assets.py, LOADER), from the site itself.
+    (loader,) = [s.text for s in html.find_all("script") if "window.bookChart = later" in s.text]
+    scripts = json.loads(re.search(r"var scripts = (\[[^\]]*\])", loader).group(1))
+    assert [urlparse(u).path.rsplit("/", 1)[-1] for u in scripts] == ["vega-bundle.js", "calculator.js"]
+    for url in scripts:
+        assert not external(url) and (built_site / lang / urlparse(url).path).is_file(), url
 
 
 def external(url: str) -> bool:
     parsed = urlparse(url)
     return bool(parsed.netloc) or parsed.scheme not in ("", "file")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_page_links_its_style_sheets_as_one_current_file(built_site, lang):
+    """The joined sheet (book/_ext/assets.py, one_stylesheet) holds the sheets its list names, in
+    order, each as the site serves it (book.css minified by lib.site.build), and every page links it
+    with its content's checksum: a sheet that changed reaches every page, the ones Sphinx did not
+    write again too."""
+    import zlib
+
+    static = built_site / lang / "_static"
+    (listed,) = static.glob("styles/book-*.txt")
+    joined = listed.with_suffix(".css").read_text(encoding="utf8")
+    sheets = listed.read_text(encoding="utf8").split()
+    assert sheets[0] == "styles/theme.css" and sheets[-1] == "book.css", sheets
+    for name in sheets:
+        rules = re.sub(r'@charset "[^"]*";\s*', "", (static / name).read_text(encoding="utf8"))
+        rules = re.sub(r'url\("fonts/', 'url("../fonts/', rules) if name == "book.css" else rules
+        assert rules.strip()[:2000] in joined, f"{name} is not in {listed.with_suffix('.css').name} as served"
+    checksum = f"{zlib.crc32(joined.encode()):08x}"
+    for page in pages(built_site, lang):
+        links = re.findall(r'<link [^>]*rel="stylesheet"[^>]*>', page.read_text(encoding="utf8"))
+        assert links == [f'<link rel="stylesheet" href="_static/styles/{listed.stem}.css?v={checksum}" />'], (page.name, links)
 
 
 def test_no_page_loads_anything_from_another_host(built_site):

@@ -1,11 +1,12 @@
 """Sphinx extension: what each page downloads, and no more.
 
 - The vendored Vega bundle (vega-bundle.js, ~0.53 MB: Vega's runtime and Vega-Tooltip, which make
-  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) is added, deferred, only to
-  pages that hold a live chart (a calculator, a slider: class "vega-chart"; the other charts are
-  pictures that need no script, lib/site/charts.py),
-  calculator.js (a calculator's state in the address) only to pages with a calculator, and
-  ledger.js (the ledger's filter and sorting) only to the ledger page.
+  the charts live: the price slider, tooltips; lib/site/vega_bundle.py) and calculator.js (a
+  calculator's state in the address) load only on pages that hold a live chart (a calculator, a
+  slider: class "vega-chart"; the other charts are pictures that need no script,
+  lib/site/charts.py), and there only once a live chart comes near the screen or the reader reaches
+  for it (LOADER): until then the chart is its first paint, an SVG drawn when the book was built.
+  ledger.js (the ledger's filter and sorting) loads only on the ledger page.
 - pydata-sphinx-theme draws its icons with Font Awesome: a 1.49 MB script (left out by
   book/_templates/static/webpack-macros.html) or a 156 KB web font and ~86 KB of CSS rules for
   ~2,000 icons. The pages show about fifteen; this extension draws those with CSS masks, from the
@@ -20,6 +21,9 @@
   a phone, are words in those scripts). The source maps of the theme's files go: they map the
   files as the theme ships them, no longer as the site serves them.
 
+- A page's six style sheets are served as one file (one_stylesheet): one request before the first
+  paint instead of six.
+
 The largest asset that remains on every page: bootstrap.js (~80 KB: dropdowns, tooltips, the
 sidebars on a phone).
 """
@@ -27,7 +31,10 @@ sidebars on a phone).
 from __future__ import annotations
 
 import html
+import json
+import os
 import re
+import zlib
 import shutil
 from pathlib import Path
 from urllib.parse import quote
@@ -51,6 +58,61 @@ NOT_ICONS = {"solid", "regular", "brands", "lg", "xs", "sm", "xl", "2x", "3x", "
              "pull-right", "sharp", "duotone", "light", "thin", "kit"}
 
 
+# Each live chart's script (lib/site/charts.py, offline_renderer) calls window.bookChart(box, spec,
+# locale) once the page is parsed, for the promise of its drawn view. Until the Vega bundle is here,
+# window.bookChart is this page's stand-in: it keeps the chart's first paint (its SVG, drawn when the
+# book was built) until the chart comes within a screen of the window (IntersectionObserver), or
+# the reader reaches for it (focus, a tap), then loads the bundle and calculator.js once (in parallel,
+# run in order) and has the bundle's bookChart draw it. So a page whose live charts are further down
+# paints and settles with no script of Vega's (Lighthouse, tests/lighthouse.py), and a reader who
+# scrolls there finds the chart drawn. Inline: a request of its own would come before the first paint.
+LOADER = """(function () {
+  var scripts = SCRIPTS, loaded = null, draw = null, waiting = new Map();
+  function load() {
+    if (!loaded) loaded = Promise.all(scripts.map(function (url) {
+      return new Promise(function (done, failed) {
+        var script = document.createElement("script");
+        script.src = url; script.async = false; script.onload = done;
+        script.onerror = function () { failed(new Error("could not load " + url)); };
+        document.head.appendChild(script);
+      });
+    })).then(function () { draw = window.bookChart; window.bookChart = later; });
+    return loaded;
+  }
+  var near = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) { if (entry.isIntersecting && waiting.has(entry.target)) waiting.get(entry.target)(); });
+  }, {rootMargin: "100% 0px"}) : null;
+  function later(box, spec, locale) {
+    return new Promise(function (drawn, failed) {
+      function go() {
+        if (!waiting.delete(box)) return;
+        if (near) near.unobserve(box);
+        load().then(function () { return draw(box, spec, locale); }).then(drawn, failed);
+      }
+      waiting.set(box, go);
+      box.addEventListener("focusin", go, {once: true});
+      box.addEventListener("pointerdown", go, {once: true});
+      if (near) near.observe(box); else go();
+    });
+  }
+  window.bookChart = later;
+})();"""
+
+
+def own_static(app: Sphinx, name: str | Path) -> Path | None:
+    """The book's own file `name` of _static (book/_static), as lib.site.build copies it to the site
+    after Sphinx (whose copy may be an earlier build's: Sphinx 7.4 does not copy a static file again)."""
+    found = [Path(app.confdir, folder, name).resolve() for folder in app.config.html_static_path]
+    return next((path for path in found if path.is_file()), None)
+
+
+def static_url(app: Sphinx, context: dict, name: str) -> str:
+    """The address of a file of _static from the page, with the checksum Sphinx gives its own tags
+    (of the file the site serves)."""
+    content = (own_static(app, name) or Path(app.outdir) / "_static" / name).read_bytes().translate(None, b"\r")
+    return f"{context['pathto']('_static/' + name, resource=True)}?v={zlib.crc32(content):08x}"
+
+
 def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     body = context.get("body", "")
     # docutils writes the bibliography as <div role="list"> of role="doc-biblioentry" items, a
@@ -58,10 +120,10 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     # (aria-required-children, critical). Plain list items keep the list readable.
     body = context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
     if CHART in body:
-        # Deferred: they block no paint (each chart's script draws it once the page is parsed).
-        app.add_js_file("vega-bundle.js", loading_method="defer")
-        if "window.bookCalculator" in body:
-            app.add_js_file("calculator.js", loading_method="defer")
+        # No script tag: the page's LOADER fetches them when a live chart is about to be seen.
+        scripts = ["vega-bundle.js"] + (["calculator.js"] if "window.bookCalculator" in body else [])
+        urls = [static_url(app, context, name) for name in scripts]
+        app.add_js_file(None, body=LOADER.replace("SCRIPTS", json.dumps(urls)))
         # A chart wider than a phone scrolls inside its own box (book.css), which keyboard users
         # reach (tabindex) and which says so on a narrow screen (the language's words). The box
         # carries the chart's text alternative (its description) as aria-label (lib/site/charts.py).
@@ -277,9 +339,73 @@ def lighten_code(app: Sphinx, exception: Exception | None) -> None:
     pygments.write_text(keep_token_rules(css, used), encoding="utf8")
 
 
+# A page's style sheets (the theme's two, pygments.css, sphinx-book-theme's, myst-nb's, book.css) all
+# block its first paint, each a request of its own on a phone's connection: they are served as one
+# file, their rules in the same order. Sphinx writes again only the pages that changed, so the
+# joined file keeps its name from build to build (from the sheets it joins, which a list beside it
+# names: every build joins them afresh, for the pages written earlier too), and each page's link
+# to it carries its content's checksum, as Sphinx's own links do.
+STYLESHEET = re.compile(r'<link [^>]*\brel="stylesheet"[^>]*>\n?')
+JOINED = re.compile(r'(<link rel="stylesheet" href="[^"]*styles/(book-[0-9a-f]{8})\.css)(?:\?v=[0-9a-f]+)?(" />)')
+CHARSET = re.compile(r'@charset "[^"]*";\s*')
+RELATIVE_URL = re.compile(r"""url\((?!\s*['"]?(?:data:|/|#|[a-z]+:))\s*(['"]?)([^)'"]+)\1\s*\)""")
+
+
+def joined_css(app: Sphinx, static: Path, sheets: list[str]) -> str:
+    """The sheets (paths in `static`) as one, for _static/styles: the book's own (book.css) as
+    lib.site.build serves them (from the book, minified), relative addresses rewritten."""
+    from lib.site.build import minified_css
+
+    parts = []
+    for name in sheets:
+        source = own_static(app, name)
+        css = minified_css(source.read_text(encoding="utf8")) if source else (static / name).read_text(encoding="utf8")
+        folder = (static / name).parent
+        parts.append(RELATIVE_URL.sub(lambda m: "url({0}{1}{0})".format(m.group(1), Path(os.path.relpath(
+            folder / m.group(2), static / "styles")).as_posix()), CHARSET.sub("", css)))
+    return '@charset "UTF-8";\n' + "\n".join(parts)
+
+
+def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
+    """Each page's style sheets as one, _static/styles/book-<checksum of their names>.css, beside
+    the list of the sheets it joins (.txt); the sheets themselves stay (the tests read some)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir).resolve()
+    static = out / "_static"
+    pages = [page for page in out.rglob("*.html") if "_static" not in page.relative_to(out).parts]  # not templates
+    groups = {listed.stem: listed.read_text(encoding="utf8").split() for listed in static.glob("styles/book-*.txt")}
+    for page in pages:
+        text = page.read_text(encoding="utf8")
+        links = STYLESHEET.findall(text[:text.find("</head>")])
+        hrefs = [re.search(r'href="([^"?#]+)', link).group(1) for link in links]
+        if len(links) < 2 or not all((page.parent / href).resolve().is_relative_to(static) for href in hrefs):
+            continue
+        sheets = [(page.parent / href).resolve().relative_to(static).as_posix() for href in hrefs]
+        name = f"book-{zlib.crc32(' '.join(sheets).encode()):08x}"
+        groups[name] = sheets
+        href = Path(os.path.relpath(static / "styles" / f"{name}.css", page.parent)).as_posix()
+        first = text.index(links[0])
+        text = text[:first] + f'<link rel="stylesheet" href="{href}" />\n' + STYLESHEET.sub("", text[first:], count=len(links))
+        page.write_text(text, encoding="utf8")
+    checksums = {}
+    for name, sheets in groups.items():
+        css = joined_css(app, static, sheets)
+        (static / "styles" / f"{name}.css").write_text(css, encoding="utf8")
+        (static / "styles" / f"{name}.txt").write_text("\n".join(sheets) + "\n", encoding="utf8")
+        checksums[name] = f"{zlib.crc32(css.encode()):08x}"
+    for page in pages:
+        text = page.read_text(encoding="utf8")
+        linked = JOINED.sub(lambda m: f"{m.group(1)}?v={checksums[m.group(2)]}{m.group(3)}"
+                            if m.group(2) in checksums else m.group(0), text)
+        if linked != text:
+            page.write_text(linked, encoding="utf8")
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)
     # After pydata-sphinx-theme writes its light and dark pygments.css (at build-finished too).
     app.connect("build-finished", lighten_code, priority=900)
+    app.connect("build-finished", one_stylesheet, priority=950)  # the trimmed sheets, joined
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
