@@ -653,6 +653,10 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         written |= {k for k, v in _planner_readout(lang, values | unmoved | typed, checkpointing).items() if v}
         ranged[values["speed_by"]] |= any(w.startswith(text["range"].split("{")[0]) for w in want)
         _readout_shows(page, chart, want, f"{name} = {value}")
+        # In lib's order, top to bottom, after each move (Vega keeps each line's datum from one setting to the next).
+        placed = chart.evaluate("el => [...el.querySelectorAll('g.mark-text.role-mark text')]"
+                                ".map(t => [t.getBoundingClientRect().top, t.textContent])")
+        assert [t for _, t in sorted(placed)] == want, f"after {name} = {value}: lines out of order: {sorted(placed)}"
         over = chart.evaluate("el => { const box = el.querySelector('svg').getBoundingClientRect();"
                               " return [...el.querySelectorAll('g.mark-text.role-mark text')]"
                               ".filter(t => t.getBoundingClientRect().right > box.right).map(t => t.textContent); }")

@@ -866,9 +866,12 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     rows = alt.Y("y:O", axis=None)
     if blanks:
         # The lines that are written, one under the other from the top; the readout is as tall as they are
-        # (the planner's: its controls come before it, or beside it, so nothing below it moves them).
+        # (the planner's: its controls come before it, or beside it, so nothing below it moves them). Their
+        # place goes in a field of its own: Vega keeps each line's datum from one setting to the next, and
+        # the window would otherwise sort by the places the previous setting wrote over `y`.
         chart = chart.transform_filter("datum.shown != ''").transform_window(
-            row="row_number()", sort=[alt.SortField("y")]).transform_calculate(y="datum.row - 1")
+            row="row_number()", sort=[alt.SortField("y")]).transform_calculate(slot="datum.row - 1")
+        rows = alt.Y("slot:O", axis=None)
     chart = chart.mark_text(align="left", fontSize=13.5, x=5).encode(
         y=rows, text="shown:N", description="shown:N",
     ).add_params(*params).properties(
