@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from lib.core.inputs import bib_keys
+from lib.plan.errors import PlanError
 from lib.plan.gpus import GPUS_FILE
 from lib.plan.memory import ALL_LINEAR, ATTENTIONS, METHODS, SHARDINGS as PLANNED_SHARDINGS, Job, default_attention
 from lib.plan.shapes import SHIPPED, load_config, shape
@@ -170,7 +171,7 @@ def _check(key: str, entry: dict, keys: set[str], gpus: set[str]) -> Row:
     if "config" in entry:
         try:
             shape(entry["config"])
-        except Exception as error:  # the planner's own check of a config.json (lib.plan.shapes)
+        except PlanError as error:  # the planner's own check of a config.json (lib.plan.shapes)
             _fail(key, f"its config is not one the planner reads: {error}")
     if (entry["gpu"] in gpus) == bool(entry.get("missing_gpu")):
         _fail(key, f"gpu {entry['gpu']!r}: a key of gpus.toml ({', '.join(sorted(gpus))}), or missing_gpu saying why not, not both")

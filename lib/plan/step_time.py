@@ -192,12 +192,13 @@ def scaling(job: Job, gpu: Gpu) -> dict | None:
     only its share of the sharded work (`saved`: the optimizer's step, autocast's cast of the weights) and the
     seconds it waits for collectives the work does not hide (`exposed`). None on one GPU or where the node's
     speed is unknown."""
-    if job.gpus == 1 or tokens_per_second(job, gpu) is None:
+    node = tokens_per_second(job, gpu) if job.gpus > 1 else None
+    if node is None:
         return None
     alone = dataclasses.replace(job, gpus=1, sharding="ddp")
-    one, many = parts(alone, gpu), parts(job, gpu)
+    one, many, single = parts(alone, gpu), parts(job, gpu), tokens_per_second(alone, gpu)
     work = many["matmul"] + many["attention"] + many["memory"]
-    return {"one": tokens_per_second(alone, gpu), "ratio": tokens_per_second(job, gpu) / tokens_per_second(alone, gpu),
+    return {"one": single, "ratio": node / single,
             "saved": one["memory"] - many["memory"], "exposed": max(many["step"] - max(work, many["launch"]), 0.0)}
 
 
