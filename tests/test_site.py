@@ -529,3 +529,12 @@ def test_answers_csv_lists_each_answer_as_the_pages_write_it(lang, built_site):
             if name not in texts:
                 texts[name] = " ".join(soup(built_site / lang / name).get_text(" ").split())
             assert " ".join(row["answer"].split()) in texts[name], (row["id"], name)
+
+
+def test_every_page_has_the_secondary_sidebar_the_theme_s_script_looks_for(built_site):
+    """sphinx-book-theme's script throws on a page with a full-width block and no secondary sidebar
+    (its observer runs whenever such a block scrolls): where the theme leaves it out (a page with no
+    contents to list, the ledger), the page carries an empty, hidden one (book/_ext/assets.py)."""
+    for lang in LANGS:
+        for path in pages(built_site, lang):
+            assert soup(path).select_one("div.bd-sidebar-secondary") is not None, path.name

@@ -402,8 +402,20 @@ def one_stylesheet(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(linked, encoding="utf8")
 
 
+def keep_the_themes_observer_quiet(app, pagename, templatename, context, doctree) -> None:
+    """sphinx-book-theme 1.3.0 hides the secondary sidebar while a full-width block is in view, and
+    throws ("Cannot read properties of null (reading 'classList')") on a page without one, which
+    pydata-sphinx-theme leaves out where a page has no contents to list (the ledger). Such a page
+    gets an empty, hidden one in its HTML, there before any script runs."""
+    meta = context.get("meta") or {}
+    if "html_theme.sidebar_secondary.remove" in meta or not context.get("secondary_sidebar_items"):
+        context["body"] = context.get("body", "") + '<div class="bd-sidebar-secondary" hidden></div>'
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", on_page_context)
+    # After pydata-sphinx-theme's own handler, which decides whether the page has a secondary sidebar.
+    app.connect("html-page-context", keep_the_themes_observer_quiet, priority=900)
     app.connect("build-finished", on_build_finished)
     # After pydata-sphinx-theme writes its light and dark pygments.css (at build-finished too).
     app.connect("build-finished", lighten_code, priority=900)

@@ -2,16 +2,6 @@
    columns by value), and a verdict filter. No library. Its words and the figures' values come
    from the page (<script id="ledger-data">, written by book/_ext/ledger_csv.py). */
 document.addEventListener("DOMContentLoaded", function () {
-  // sphinx-book-theme 1.3.0 hides the secondary sidebar while a .full-width block is in view,
-  // and throws "Cannot read properties of null (reading 'classList')" on a page without one
-  // (the ledger page has no table of contents). An empty, hidden one keeps its observer quiet;
-  // it runs after this DOMContentLoaded listener.
-  if (document.querySelector(".full-width") && !document.querySelector("div.bd-sidebar-secondary")) {
-    var placeholder = document.createElement("div");
-    placeholder.className = "bd-sidebar-secondary";
-    placeholder.hidden = true;
-    document.body.appendChild(placeholder);
-  }
   var table = document.querySelector("table.ledger");
   var dataTag = document.getElementById("ledger-data");
   if (!table || !table.tBodies.length || !dataTag) return;

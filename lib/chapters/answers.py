@@ -25,7 +25,7 @@ import dataclasses
 from lib.chapters import budget, compute, costs, epoch, runs
 from lib.core.figure import Figure
 from lib.core.span import BOOK, Basis
-from lib.core.inputs import Inputs
+from lib.core.inputs import Inputs, once_per_inputs
 from lib.core.words import words
 
 # The runs the book prices on the one basis, and the chip each ran on.
@@ -320,6 +320,7 @@ def project_llama(i: Inputs) -> Answer:
 
 # ---------------------------------------------------------------- all of them
 
+@once_per_inputs  # every page states the answers (answers_page), and the home page's findings again
 def answer(i: Inputs, answer_id: str) -> Answer:
     """One answer by its id."""
     if answer_id == "budget_buys":

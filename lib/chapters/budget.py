@@ -48,7 +48,7 @@ from pathlib import Path
 
 from lib.chapters import compute, epoch
 from lib.core.figure import Figure
-from lib.core.inputs import DATA_DIR, Inputs
+from lib.core.inputs import DATA_DIR, Inputs, once_per_inputs
 from lib.core.words import words
 from lib.measure import compare as measure_compare
 from lib.measure import schema as measure_schema
@@ -803,6 +803,11 @@ def what_budget_buys(i: Inputs) -> list[dict]:
     trains (where it fits), by the speed model (timed), each with `_low` and `_high` from its range.
     `mfu`: the utilisation of the H100's dense peak those hours imply for the chapter's FLOPs per token
     (flops_per_token), so that FLOPs ÷ (peak × mfu) gives them back."""
+    return [dict(row) for row in _what_budget_buys(i)]
+
+
+@once_per_inputs  # the answers, the findings, the table and the chapter's prose each read it
+def _what_budget_buys(i: Inputs) -> tuple[dict, ...]:
     from lib.plan.gpus import load_gpus
 
     usd, peak = budget_usd(i), h100_peak(i)
@@ -820,7 +825,7 @@ def what_budget_buys(i: Inputs) -> list[dict]:
             if not ok:
                 row |= {k: 0.0 for k in row if k.startswith("bought")}
             rows.append(row)
-    return rows
+    return tuple(rows)
 
 
 def timed(i: Inputs, job: plan_memory.Job, gpu, tokens: float, usd: float) -> dict:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from lib.chapters import article1, article2  # noqa: F401  (importing them registers their recompute functions)
 from lib.core.claims import RECOMPUTE, Checked, Claim, Recompute, Recomputed, RegistryError, judge, load_claims
-from lib.core.inputs import Inputs, load_inputs
+from lib.core.inputs import Inputs, load_inputs, once_per_inputs
 
 
 def rests_on_secondary(fn: Recompute, result: Recomputed, inputs: Inputs, claims: Mapping[str, Claim],
@@ -62,6 +62,13 @@ def check_all(inputs: Inputs | None = None, article: int | None = None,
     """Every claim (of one article, if given), recomputed from `inputs` (default: the sourced ones);
     `claims` saves reading the registry again when checking many sets of inputs."""
     inputs = load_inputs() if inputs is None else inputs
-    claims = load_claims() if claims is None else claims
+    if claims is None:  # the registry's claims: checked once for these inputs, whichever page asks
+        return [c for c in _checked(inputs) if article is None or c.claim.article == article]
     return [check(c, inputs, claims) for c in claims.values() if article is None or c.article == article]
+
+
+@once_per_inputs
+def _checked(inputs: Inputs) -> tuple[Checked, ...]:
+    claims = load_claims()
+    return tuple(check(c, inputs, claims) for c in claims.values())
 

@@ -17,7 +17,7 @@ import math
 import re
 import tomllib
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
 
 from pybtex.database import parse_file
@@ -189,13 +189,15 @@ def _check(name: str, raw: Mapping, keys: set[str]) -> Input:
 class Inputs(Mapping):
     """All sourced inputs by name; `inputs.opt_gpus` is the value of that input."""
 
-    def __init__(self, entries: Mapping[str, Input], read: set[str] | None = None):
-        self._entries = dict(entries)
+    def __init__(self, entries: Mapping[str, Input], read: set[str] | None = None, _shared: dict | None = None):
+        self._entries = dict(entries) if _shared is None else entries
         self._read = read  # when a set, the names looked up are added to it
+        # What once_per_inputs computed from these inputs, shared with their recording views.
+        self._computed = {} if _shared is None else _shared
 
     def recording(self, read: set[str]) -> "Inputs":
         """The same inputs, adding to `read` the name of every input looked up."""
-        return Inputs(self._entries, read)
+        return Inputs(self._entries, read, self._computed)
 
     def __getitem__(self, name: str) -> Input:
         if self._read is not None:
@@ -259,6 +261,25 @@ class Inputs(Mapping):
         if not isinstance(entry.value, float):
             raise ValueError(f"input '{name}' is not a number and cannot be scaled")
         return self.replace(name, value=entry.value * factor)
+
+
+def once_per_inputs(fn):
+    """`fn(i, *args)` computed once for one set of inputs and the same arguments (hashable): an Inputs
+    changes nothing in place, so neither does what is computed from it; the result is shared, and its
+    callers read it, never change it. A recording view of the inputs (Inputs.recording) is still told
+    every name the computation read."""
+    @wraps(fn)
+    def computed_once(i: Inputs, *args):
+        key = (fn, args)
+        found = i._computed.get(key)
+        if found is None:
+            read: set[str] = set()
+            found = i._computed[key] = (fn(i.recording(read), *args), frozenset(read))
+        if i._read is not None:
+            i._read.update(found[1])
+        return found[0]
+
+    return computed_once
 
 
 def load_inputs(data_dir: Path | None = None) -> Inputs:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import lru_cache
 from pathlib import Path
 
 from lib.plan.errors import PlanError
@@ -75,9 +76,19 @@ class Shape:
 
 def load_config(name_or_path: str) -> dict:
     """A shipped model's config by name (one of SHIPPED), or the config.json at a path."""
-    path = MODELS_DIR / f"{name_or_path}.json" if name_or_path in SHIPPED else Path(name_or_path)
+    if name_or_path in SHIPPED:  # read once: the planner asks for it at every job it times
+        return dict(_shipped_config(name_or_path))
+    return _read_config(Path(name_or_path))
+
+
+@lru_cache(maxsize=None)
+def _shipped_config(name: str) -> dict:
+    return _read_config(MODELS_DIR / f"{name}.json")
+
+
+def _read_config(path: Path) -> dict:
     if not path.is_file():
-        raise PlanError("unknown_model", name=name_or_path, shipped=", ".join(SHIPPED))
+        raise PlanError("unknown_model", name=str(path), shipped=", ".join(SHIPPED))
     try:
         config = json.loads(path.read_text(encoding="utf8"))
     except json.JSONDecodeError as error:
