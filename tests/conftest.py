@@ -17,6 +17,12 @@ LANGS = ("es", "en")
 # (SITE_URL, REPOSITORY, lib/site/publisher.py) are tested through lib's functions, never inherited.
 for _variable in ("SITE_URL", "REPOSITORY"):
     os.environ.pop(_variable, None)
+# A run starts about a hundred Python processes (the test processes, every chapter's kernel, the planner's
+# command, the site's build): where the environment says to write no bytecode (PYTHONDONTWRITEBYTECODE, as
+# on the machines the book is tested on), each compiles lib and the tests from their source again. They
+# write it here, into the __pycache__ folders git ignores.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 # The longest files that need no built site, first among them, so that each runs beside the others
