@@ -177,3 +177,13 @@ def test_a_compact_range_keeps_one_scale_for_both_ends():
     assert Figure.between(8.5e9, 60.2e9, "token", compact=True, decimals=1).format("en") == "8.5–60.2 billion tokens"
     assert Figure.between(1e6, 1e12, "token", compact=True, decimals=1).format("en") == "1 million–1 trillion tokens"
     assert Figure.of(5.6e6, "chip-hour", compact=True, decimals=2).format("en") == "5.6 million chip-hours"
+
+
+@pytest.mark.parametrize("lang, written", [("es", ("9–23\u00a0M\u00a0US$", "900\u00a0mil\u00a0US$–2,3\u00a0M\u00a0US$", "4\u00a0M\u00a0US$")),
+                                           ("en", ("$9–23M", "$900K–$2.3M", "$4M"))])
+def test_a_short_range_keeps_one_unit_where_both_ends_write_it(lang, written):
+    """A chart's short amounts: a range writes its unit once (9–23 M US$), as the prose's ranges do;
+    ends of two scales each keep theirs; a range whose ends write alike is one amount."""
+    got = (fmt.money_short(9e6, "USD", lang, 23e6), fmt.money_short(9e5, "USD", lang, 2.3e6),
+           fmt.money_short(4e6, "USD", lang, 4.01e6))
+    assert got == written

@@ -120,6 +120,6 @@ def chart_rows(lang: str, i: Inputs | None = None, data: epoch.EpochData | None 
             rows.append({"run": w["costs"]["runs"][run], "step": names[step.key], "order": n, "low": float(step.low),
                          "high": float(step.high), "from": float(mids[max(n - 1, 0)]),
                          "factor": "" if n == 0 else factor(step.factor_low, step.factor_high),
-                         "amount": fmt.joined(*(fmt.money_short(end, "USD", lang) for end in (step.low, step.high))),
+                         "amount": fmt.money_short(step.low, "USD", lang, step.high),
                          "label": Figure.between(step.low, step.high, "USD", decimals=1).format(lang)})
     return rows

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from functools import lru_cache
 
 from babel import Locale
@@ -230,9 +231,23 @@ def _short(v: float, lang: str, decimals: int) -> str:
     return number(r, lang, 0 if r == int(r) else decimals)
 
 
-def money_short(x: float, currency: str, lang: str) -> str:
-    """CLDR's short form of an amount, for a chart's labels: 3,2 M US$ / $3.2M."""
-    return format_compact_currency(_finite(x), currency, locale=_babel(lang), format_type="short", fraction_digits=1)
+def money_short(x: float, currency: str, lang: str, high: float | None = None) -> str:
+    """CLDR's short form of an amount, for a chart's labels: 3,2 M US$ / $3.2M; with `high`, a range in
+    one unit where both ends write it alike (9–23 M US$ / $9–23M), else each end with its own."""
+    def short(v: float) -> str:
+        return format_compact_currency(_finite(v), currency, locale=_babel(lang), format_type="short", fraction_digits=1)
+
+    ends = [short(x)] + ([] if high is None else [short(high)])
+    if len(ends) == 1 or ends[0] == ends[1]:
+        return ends[-1]
+    parts = [SHORT_AMOUNT.fullmatch(end) for end in ends]
+    if all(parts) and parts[0]["before"] == parts[1]["before"] and parts[0]["after"] == parts[1]["after"]:
+        return f"{parts[0]['before']}{parts[0]['number']}{DASH}{parts[1]['number']}{parts[1]['after']}"
+    return joined(*ends)
+
+
+# An amount in CLDR's short form: what comes before its number (a sign), the number, what comes after.
+SHORT_AMOUNT = re.compile(r"(?P<before>[^\d]*)(?P<number>\d(?:[\d.,]*\d)?)(?P<after>[^\d]*)")
 
 
 def money_compact(low: float, currency: str, lang: str, high: float | None = None, decimals: int = 1,
