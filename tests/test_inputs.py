@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from lib.core.inputs import DATED_UNITS, UNITS, InputError, bib_keys, load_inputs
+from lib.core.inputs import DATED_UNITS, UNITS, InputError, bib_keys, load_inputs, once_per_inputs
 
 
 def test_every_input_has_provenance():
@@ -77,3 +77,22 @@ def test_an_input_defined_twice_is_refused(tmp_path):
 def test_unknown_input_name_is_a_clear_error():
     with pytest.raises(KeyError, match="no sourced input named 'opt_gpu'"):
         load_inputs().opt_gpu
+
+
+def test_a_figure_computed_once_per_inputs_still_tells_a_recording_view_what_it_read():
+    """once_per_inputs: computed once for one set of inputs (a second call, or a recording view of the
+    same inputs, gets the same result without computing it again); a recording view learns every input
+    the computation read, whether it computed it or not; changed inputs compute it again."""
+    runs = []
+
+    @once_per_inputs
+    def total(i, extra):
+        runs.append(extra)
+        return i.opt_gpus + extra
+
+    i = load_inputs()
+    assert total(i, 1) == total(i, 1) == i["opt_gpus"].value + 1 and runs == [1]
+    read: set[str] = set()
+    assert total(i.recording(read), 1) == i["opt_gpus"].value + 1 and read == {"opt_gpus"} and runs == [1]
+    assert total(i, 2) == i["opt_gpus"].value + 2 and runs == [1, 2]
+    assert total(i.scaled("opt_gpus", 2), 1) == 2 * i["opt_gpus"].value + 1 and runs == [1, 2, 1]
