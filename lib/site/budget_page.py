@@ -404,6 +404,7 @@ def speed_figures() -> dict[str, Figure]:
              and r.bound == "exact"]
     return {"speed.low": Figure.of(low, "times", decimals=2), "speed.high": Figure.of(high, "times", decimals=2),
             "speed.rows": Figure.of(len(rows), "count"),
+            "speed.bound_rows": Figure.of(sum(r.bound != "exact" for r in rows), "count"),
             "speed.residuals": Figure.between(min(ratios), max(ratios), "fraction", decimals=0),
             "speed.peak_rows": Figure.of(len(peaks), "count"),
             "speed.peak_residuals": Figure.between(min(peaks), max(peaks), "fraction", decimals=0),
