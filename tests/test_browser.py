@@ -622,13 +622,13 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     # all by the book's speed model (its range under each figure); then a node of eight GPUs under ZeRO-3 with
     # bitsandbytes' paged 8-bit AdamW, four micro-batches a step and a price of one's own; a sequence of
     # 3,000 and a batch of 200 (past the old slider's 64); at a utilisation the reader sets (30 %, no range),
-    # and by the model again. The tokens move first: they start between two steps of their slider, where it
+    # and by the model again. The utilisation's slider and field are disabled while the speed is the model's. The tokens move first: they start between two steps of their slider, where it
     # cannot say what it holds (the utilisation too, which the readout reads once it is chosen).
     steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
              ("seq", 2048), ("batch", 4), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
              ("seq", 4096), ("gpus", "8"), ("sharding", "zero3"), ("optimizer", "paged-adamw-8bit"),
-             ("grad_accum", "4"), ("price", "2.5"), ("seq", 3000), ("batch", 200), ("utilisation", "0.3"),
-             ("speed_by", "set"), ("speed_by", "model"))
+             ("grad_accum", "4"), ("price", "2.5"), ("seq", 3000), ("batch", 200), ("speed_by", "set"),
+             ("utilisation", "0.3"), ("speed_by", "model"))
     text = words(lang)["calculator_plan"]
     ranged = {"model": False, "set": False}  # whether a range line was seen by each way of timing
     written: set[str] = set()  # the readout's lines written at some step
@@ -649,6 +649,8 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         checkpointing = controls["checkpointing"].is_checked()
         if name not in typed:
             assert (checkpointing if name == "checkpointing" else values[name]) == value
+        utilisation = [controls["utilisation"], controls["utilisation"].locator("xpath=ancestor::label/following-sibling::input[1]")]
+        assert [u.is_disabled() for u in utilisation] == [values["speed_by"] == "model"] * 2, f"after {name} = {value}"
         want = _planner_lines(lang, values | unmoved | typed, checkpointing)
         written |= {k for k, v in _planner_readout(lang, values | unmoved | typed, checkpointing).items() if v}
         ranged[values["speed_by"]] |= any(w.startswith(text["range"].split("{")[0]) for w in want)

@@ -261,6 +261,21 @@ def test_choosing_a_model_or_a_method_sets_its_utilisation_and_checkpointing():
     assert checkpointing.value is False
 
 
+def test_the_utilisation_is_disabled_while_the_speed_is_the_model_s():
+    """The utilisation counts only where the reader times the job by it: while the speed is the book's
+    model, its box in the widget is disabled, and on the page its slider and field (usermeta "idle",
+    book/_static/calculator.js; tests/test_browser.py moves them)."""
+    spec = planner.planner_chart("en", I).to_dict()
+    assert spec["usermeta"]["idle"] == {planner.SIGNALS["utilisation"]: [planner.SIGNALS["speed_by"], "model"]}
+    box = planner.planner_calculator("en", I)
+    speed_by, utilisation = controls(box)[10:12]
+    assert speed_by.value == "model" and utilisation.disabled
+    speed_by.value = "set"
+    assert not utilisation.disabled
+    speed_by.value = "model"
+    assert utilisation.disabled
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_widget_follows_gpt_oss_s_attention_and_writes_its_notes(lang):
     """Choosing gpt-oss-20b in the widget sets eager attention and writes the utilisation OpenAI's example

@@ -111,6 +111,7 @@ window.bookCalculator = function (box, view, options) {
     var longest = Math.max(numbers.format(shown(binding.min)).length, numbers.format(shown(binding.max)).length);
     field.style.width = "max(6.5em, " + (longest + 2) + "ch)";
     field.setAttribute("aria-label", name);
+    field.dataset.control = control[0];
     note.className = "calculator-note";
     note.setAttribute("aria-live", "polite");
     slider.closest("label").after(field, note);
@@ -137,6 +138,17 @@ window.bookCalculator = function (box, view, options) {
       field.removeAttribute("aria-invalid");
     };
   });
+  // A control that does nothing while another holds a value (`idle`: {control: [other, value]}: the
+  // planner's utilisation while the speed is the model's) is disabled then, its field too.
+  var idle = options.idle || {};
+  function idleness() {
+    Object.keys(idle).forEach(function (name) {
+      var off = view.signal(idle[name][0]) === idle[name][1];
+      box.querySelectorAll('[name="' + name + '"], [data-control="' + name + '"]').forEach(function (input) {
+        input.disabled = off;
+      });
+    });
+  }
   var asked = new URLSearchParams(location.search);
   var restored = controls.reduce(function (done, control) {
     var text = asked.get(control[0]);
@@ -160,11 +172,13 @@ window.bookCalculator = function (box, view, options) {
   if (options.own && window.bookPlannerBox) window.bookPlannerBox(box, view, options.own);
   return restored.then(function () {
     address();
+    idleness();
     controls.forEach(function (control) {
       if (fields[control[0]]) fields[control[0]](view.signal(control[0]));  // once the address has set it
       view.addSignalListener(control[0], function (name, value) {
         // Every field, so that none keeps a refused value (or its message) beside a readout that moved.
         Object.keys(fields).forEach(function (other) { fields[other](view.signal(other)); });
+        idleness();
         var query = new URLSearchParams(location.search);
         query.set(name, String(value));
         // The chart's anchor too: the language switch keeps it, and lands on the same calculator.

@@ -431,6 +431,11 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
             result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
             explained.value = ""
 
+    def speed_defaults(_=None):  # the utilisation counts only where the speed is set by it: greyed otherwise, as on the page
+        boxes["utilisation"].widget.disabled = lists["speed_by"].value == "model"
+
+    speed_defaults()
+    lists["speed_by"].observe(speed_defaults, names="value")
     lists["model"].observe(model_defaults, names="value")  # before update: the readout reads what they set
     lists["method"].observe(method_defaults, names="value")
     for control in (*lists.values(), checkpointing, price_box, pasted):
@@ -943,5 +948,6 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
     params.append(alt.param(name=OWN, value=None))
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=powers,
                                 whole=powers, blanks=True, own=own_options(lang),
+                                idle={SIGNALS["utilisation"]: (SIGNALS["speed_by"], "model")},
                                 react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],
                                        SIGNALS["checkpointing"]: SIGNALS["method"]})

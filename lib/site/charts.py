@@ -180,6 +180,8 @@ def offline_renderer(spec: dict, **_) -> dict:
             options["whole"] = usermeta["whole"]
         if usermeta.get("own"):  # a box for a config.json of the reader's own (the planner's)
             options["own"] = usermeta["own"]
+        if usermeta.get("idle"):  # controls that do nothing while another holds a value (calculator.js)
+            options["idle"] = usermeta["idle"]
         calculator = (" if (result && result.view && window.bookCalculator)"
                       f" {{ window.bookCalculator(el, result.view, {json.dumps(options, ensure_ascii=False, sort_keys=True)}); }}")
     # The element's id: for a chart with controls, its first control's name, the same in both
@@ -844,7 +846,8 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
 def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, subtitle: str = "", *,
                   fields: dict[str, str] | None = None, react: dict[str, str] | None = None,
                   custom: dict | None = None, powers: list[str] | None = None,
-                  whole: list[str] | None = None, blanks: bool = False, own: dict | None = None) -> alt.Chart:
+                  whole: list[str] | None = None, blanks: bool = False, own: dict | None = None,
+                  idle: dict[str, tuple[str, str]] | None = None) -> alt.Chart:
     """A calculator on the static page: its controls (`params`) and a readout, one line of text per
     Vega expression of `lines` (after the helper expressions `fields`), narrow enough for a phone's
     column (390 px less the page's margins). `react`: the usermeta that lets a preset move sliders,
@@ -853,7 +856,9 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
     `whole`: those of them whose fields take whole numbers only (counts). `blanks`: lines that are empty
     in some settings (the planner's notes) draw nothing, since an empty text would be an image with no name
     to a screen reader (axe-core's svg-img-alt); the others close up, and the chart is as tall as its lines.
-    `own`: a box for a config.json of the reader's own (the planner's, lib.calculators.planner.own_options)."""
+    `own`: a box for a config.json of the reader's own (the planner's, lib.calculators.planner.own_options).
+    `idle`: control -> (another control, its value): the control does nothing while the other holds that
+    value (the planner's utilisation while the speed is the model's), and is disabled then."""
     data = pd.DataFrame({"line": list(lines), "y": range(len(lines))})
     shown = " : ".join(f"datum.line == '{key}' ? {e}" for key, e in lines.items()) + " : ''"
     chart = alt.Chart(data)
@@ -879,7 +884,8 @@ def readout_chart(lines: dict[str, str], params: list, lang: str, title: str, su
         width=320, height=alt.Step(24), description=f"{title}: {subtitle}" if subtitle else title,
         usermeta={"lang": lang, "readout": True, **({"react": react} if react else {}),
                   **({"custom": custom} if custom else {}), **({"powers": powers} if powers else {}),
-                  **({"whole": whole} if whole else {}), **({"own": own} if own else {})},
+                  **({"whole": whole} if whole else {}), **({"own": own} if own else {}),
+                  **({"idle": {k: list(v) for k, v in idle.items()}} if idle else {})},
     )
     return readable(chart, title_size=14)
 
