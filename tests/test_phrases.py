@@ -101,9 +101,9 @@ def _evidence(*bases):
     # Inside it: the span, each end with what it measures, and what the article's figure matches.
     ("A1-opt-cost", Figure.of(5.7e6, USD), _evidence(("owning", 1e6), ("list", 6.8e6)),
      "dentro de las estimaciones, que van de 1 millón de dólares (tener el hardware en propiedad) a 6,8 millones de "
-     "dólares (alquilar a precio de lista); la cifra del artículo coincide con alquilar a precio de lista",
+     "dólares (alquilar a precio de lista); la cifra del artículo concuerda, dentro de la tolerancia de la afirmación, con alquilar a precio de lista",
      "inside the span of the estimates, from $1 million (owning the hardware) to $6.8 million (renting at list price); "
-     "the article’s figure matches renting at list price"),
+     "the article’s figure agrees, within the claim’s tolerance, with renting at list price"),
     # Inside it, matching none of its figures: between which two.
     ("A1-opt-cost", Figure.of(3e6, USD), _evidence(("owning", 1e6), ("list", 6.8e6)),
      "dentro de las estimaciones, que van de 1 millón de dólares (tener el hardware en propiedad) a 6,8 millones de "
@@ -113,9 +113,9 @@ def _evidence(*bases):
     # A bound some figure of the evidence meets: that figure's measure.
     ("A2-mosaic", None, _evidence(("commitment", 0.3e6), ("list", 1.1e6)),
      "dentro de las estimaciones, que van de 300.000 dólares (alquilar con compromiso de uso) a 1,1 millones de "
-     "dólares (alquilar a precio de lista); la cifra del artículo coincide con alquilar con compromiso de uso",
+     "dólares (alquilar a precio de lista); la cifra del artículo concuerda, dentro de la tolerancia de la afirmación, con alquilar con compromiso de uso",
      "inside the span of the estimates, from $300,000 (renting with a commitment) to $1.1 million (renting at list "
-     "price); the article’s figure matches renting with a commitment"),
+     "price); the article’s figure agrees, within the claim’s tolerance, with renting with a commitment"),
     # Claims with no evidence: their sources' figure.
     ("A1-opt-gpu-hours", Figure.of(1.8e6, "GPU-hour"), Figure.of(1e6, "GPU-hour"),
      "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
