@@ -14,6 +14,8 @@ from lib.core.claims import POLICY
 from lib.core.inputs import bib_keys, load_inputs
 from lib.plan import shapes
 
+from .conftest import LANGS
+
 I = load_inputs()
 OWN = sorted(tomllib.loads(budget.BUDGET_FILE.read_text(encoding="utf8")))
 
@@ -485,3 +487,18 @@ def test_ladder_chart_has_a_slider_and_draws():
     assert any(p.get("bind") for p in spec.get("params", []))
     with pytest.raises(ValueError):
         charts.budget_ladder([], "en", 1)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_table_of_published_runs_names_an_unlisted_gpu_in_the_page_s_language(lang):
+    """A published run's GPU that lib/data/gpus.toml does not list (a memory size, a V100) is written in the
+    page's words (lib/data/words [budget.validation.unlisted_gpus]), never as its source's English."""
+    from lib.core.words import words
+    from lib.plan.gpus import load_gpus
+
+    unlisted = {r.row.gpu for r in validation.residuals()} - set(load_gpus())
+    named = words(lang)["budget"]["validation"]["unlisted_gpus"]
+    assert unlisted and unlisted <= set(named), unlisted - set(named)
+    table = budget_page.published_table(lang)
+    assert all(named[gpu] in table for gpu in unlisted)
+    assert ("GPU de 48 GB" if lang == "es" else "48 GB GPU") in table and "48GB GPU" not in table

@@ -376,7 +376,7 @@ def published_table(lang: str) -> str:
     taken, gpus = validation.constant_rows(), load_gpus()
     for r in validation.residuals():
         row = r.row
-        gpu = gpus[row.gpu].name if row.gpu in gpus else row.gpu
+        gpu = gpus[row.gpu].name if row.gpu in gpus else v["unlisted_gpus"][row.gpu]
         if row.quantity == "peak":
             shown = lambda x: Figure.of(x / 1e9, "GB", decimals=1)  # noqa: E731
         else:
