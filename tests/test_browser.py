@@ -622,8 +622,9 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
     # all by the book's speed model (its range under each figure); then a node of eight GPUs under ZeRO-3 with
     # bitsandbytes' paged 8-bit AdamW, four micro-batches a step and a price of one's own; a sequence of
     # 3,000 and a batch of 200 (past the old slider's 64); at a utilisation the reader sets (30 %, no range),
-    # and by the model again. The utilisation's slider and field are disabled while the speed is the model's. The tokens move first: they start between two steps of their slider, where it
-    # cannot say what it holds (the utilisation too, which the readout reads once it is chosen).
+    # and by the model again. The tokens move first: they start between two steps of their slider, where it
+    # cannot say what it holds (the utilisation too, which the readout reads once it is chosen). The
+    # utilisation's slider and field are disabled while the speed is the model's (planner.IDLE).
     steps = (("tokens", "8"), ("model", "llama-65b"), ("method", "qlora"), ("targets", "all"), ("rank", "64"),
              ("seq", 2048), ("batch", 4), ("checkpointing", True), ("attention", "eager"), ("gpu", "a100-80gb"),
              ("seq", 4096), ("gpus", "8"), ("sharding", "zero3"), ("optimizer", "paged-adamw-8bit"),

@@ -60,6 +60,8 @@ SIGNALS = {name: f"plan_{name}" for name in ("model", "method", "rank", "targets
 # measurements, lib.plan.validation.speed_range), or at a utilisation of the bf16 peak the reader sets (the
 # MFU path, lib.plan.speed's `mfu` override, no range).
 SPEEDS = ("model", "set")
+# The utilisation does nothing while the speed is the model's: disabled then, on the page and in the widget.
+IDLE = {"utilisation": ("speed_by", "model")}
 # A node: one to eight GPUs (a node's), and every sharding lib.plan computes (DDP, ZeRO-1 to 3, with FSDP's
 # names beside ZeRO-2 and ZeRO-3).
 NODE_GPUS = tuple(range(1, 9))
@@ -431,11 +433,13 @@ def planner_calculator(lang: str, inputs: Inputs | None = None) -> widgets.VBox:
             result.value = html.escape(text["error"].format(message=error(in_box_units(exc, boxes.values()), lang)))
             explained.value = ""
 
-    def speed_defaults(_=None):  # the utilisation counts only where the speed is set by it: greyed otherwise, as on the page
-        boxes["utilisation"].widget.disabled = lists["speed_by"].value == "model"
+    def idle(_=None):  # IDLE: a box that does nothing is disabled, as on the page
+        for name, (other, value) in IDLE.items():
+            boxes[name].widget.disabled = lists[other].value == value
 
-    speed_defaults()
-    lists["speed_by"].observe(speed_defaults, names="value")
+    idle()
+    for other, _ in IDLE.values():
+        lists[other].observe(idle, names="value")
     lists["model"].observe(model_defaults, names="value")  # before update: the readout reads what they set
     lists["method"].observe(method_defaults, names="value")
     for control in (*lists.values(), checkpointing, price_box, pasted):
@@ -948,6 +952,6 @@ def planner_chart(lang: str, inputs: Inputs | None = None) -> alt.Chart:
     params.append(alt.param(name=OWN, value=None))
     return charts.readout_chart(lines(lang, i), params, lang, text["title"], fields=fields(i), powers=powers,
                                 whole=powers, blanks=True, own=own_options(lang),
-                                idle={SIGNALS["utilisation"]: (SIGNALS["speed_by"], "model")},
+                                idle={SIGNALS[name]: (SIGNALS[other], value) for name, (other, value) in IDLE.items()},
                                 react={SIGNALS["attention"]: SIGNALS["model"], SIGNALS["utilisation"]: SIGNALS["model"],
                                        SIGNALS["checkpointing"]: SIGNALS["method"]})
