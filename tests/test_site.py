@@ -283,6 +283,8 @@ def test_every_page_has_a_title_and_a_description_in_its_language(built_site, la
         meta = html.find("meta", attrs={"name": "description"})
         assert html.title and html.title.get_text(strip=True), page.name
         assert meta and len(meta["content"]) >= 40, page.name
+        # One viewport tag: docutils' writer adds a second one (book/_ext/assets.py takes it out).
+        assert len(html.find_all("meta", attrs={"name": "viewport"})) == 1, page.name
         twin = soup(built_site / other / page.name).find("meta", attrs={"name": "description"})
         assert meta["content"] != twin["content"], f"{page.name}: the same description in {lang} and {other}"
 

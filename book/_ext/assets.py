@@ -136,6 +136,9 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
     # executed by the build) would make two builds of one commit differ and serve nothing.
     scripts = context.get("script_files", [])
     scripts[:] = [a for a in scripts if getattr(a, "attributes", {}).get("type") != "application/vnd.jupyter.widget-state+json"]
+    # docutils' HTML5 writer adds a viewport tag of its own to the page's meta tags, beside the one
+    # Sphinx's layout writes: one is enough.
+    context["metatags"] = re.sub(r'<meta name="viewport"[^>]*>\n?', "", context.get("metatags", ""))
     if pagename != "search":
         # Sphinx's search-term highlighter (5 KB) serves only a page opened from the search results,
         # and so do the Spanish strings of its scripts (translations.js, 4 KB: "Hide Search Matches"

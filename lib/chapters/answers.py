@@ -292,7 +292,7 @@ def evidence(i: Inputs, run: str) -> tuple[Basis, ...]:
     tiers = costs.cost_intervals(i).get(run, {})
     bases += [Basis(tier, Figure.between(*tiers[tier], **money), measures, BOOK) for tier, measures in BOOK_BASES if tier in tiers]
     data = epoch.load()
-    bases += [Basis(f"{who}_{method}", Figure.of(epoch.published(run, method, data), **money), measures, who)
+    bases += [Basis(f"{who}_{method}", epoch.figure(epoch.published(run, method, data)), measures, who)
               for who, method, measures in PUBLISHED_BASES if data.published[epoch.MODEL_OF_RUN[run]].get(epoch.PUBLISHED_COLUMN[method])]
     if run == "palm":  # the AI Index's figure, Epoch AI's cloud method with the data of that edition
         bases.append(Basis("aiindex", i["aiindex_palm_cost"].figure(**money), "commitment", "aiindex"))

@@ -241,7 +241,7 @@ def opt_cost(i, c):
             "h100_price": Figure.of(i.lambda_h100_sxm_8x, "USD/GPU-hour"),
             "seen": i.seen_on("lambda_a100_sxm_8x"),
             "h100_seen": i.seen_on("lambda_h100_sxm_8x"),
-            "epoch": Figure.of(epoch.published("opt", "cloud"), "USD", decimals=2),
+            "epoch": epoch.figure(epoch.published("opt", "cloud")),
         },
         facts={"hardware": i.opt_gpu_model, "basis": i.opt_compute_basis},
     )

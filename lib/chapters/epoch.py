@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from lib.chapters.compute import _number
+from lib.core.figure import Figure
 from lib.core.inputs import bib_keys
 
 DATA_DIR = Path(__file__).parents[1] / "data" / "epoch"
@@ -833,6 +834,17 @@ def estimate(run: str, method: str, data: EpochData | None = None) -> Estimate:
     data = data or load()
     model, _ = _model(run), _column(method)
     return METHOD_FUNCTIONS[method](data.models[model], data)
+
+
+# How the book writes a dollar figure of Epoch AI's, on every page (cards, tables, sums, answers): to
+# the tenth of a million, kept where it is zero ("$32.0 million"), so that a figure reads alike wherever
+# it is stated.
+STYLE = MappingProxyType({"decimals": 1, "fixed": True})
+
+
+def figure(usd: float) -> Figure:
+    """A dollar figure of Epoch AI's (one of its methods, published or redone) as the book writes it."""
+    return Figure.of(usd, "USD", **STYLE)
 
 
 def published(run: str, method: str, data: EpochData | None = None) -> float:

@@ -56,14 +56,10 @@ def publications(data: epoch.EpochData | None = None) -> list[Publication]:
     return out
 
 
-def _usd(x: float) -> Figure:
-    return Figure.of(x, "USD", decimals=2)
-
-
 def stated(p: Publication, i: Inputs, data: epoch.EpochData) -> Figure:
     """The figure as its publisher prints it."""
     if p.input_name is None:
-        return _usd(epoch.published(p.run, p.method, data))
+        return epoch.figure(epoch.published(p.run, p.method, data))
     entry = i[p.input_name]
     return entry.figure(unit="USD", decimals=1)
 
@@ -75,7 +71,7 @@ def recompute(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
     if p.method == "cloud_aiindex":
         return _aiindex(p, i, data)
     est = epoch.estimate(p.run, p.method, data)
-    return Recomputed(_usd(est.usd), figures={"dollars_of": dollars_of(est)})
+    return Recomputed(epoch.figure(est.usd), figures={"dollars_of": dollars_of(est)})
 
 
 def _aiindex(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
@@ -87,13 +83,13 @@ def _aiindex(p: Publication, i: Inputs, data: epoch.EpochData) -> Recomputed:
     then_run = dataclasses.replace(today_run, training_hours=i.aiindex_palm_training_hours)
     edition = epoch.cloud_cost(then_run, data, to_month=month)
     today = epoch.estimate(p.run, "cloud", data)
-    return Recomputed(_usd(edition.usd), figures={
+    return Recomputed(epoch.figure(edition.usd), figures={
         "dollars_of": dollars_of(edition),
         "hours_then": Figure.of(edition.steps["training_hours"], "hour"),
         "hours_today": Figure.of(today.steps["training_hours"], "hour"),
         "chip_hours": Figure.of(edition.steps["chip_hours"], "chip-hour"),
         "today_chip_hours": Figure.of(today.steps["chip_hours"], "chip-hour"),
-        "epoch_today": _usd(today.usd), "today_dollars_of": dollars_of(today),
+        "epoch_today": epoch.figure(today.usd), "today_dollars_of": dollars_of(today),
         "ratio": Figure.of(today.usd / edition.usd, "", decimals=2)})
 
 

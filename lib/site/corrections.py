@@ -39,7 +39,7 @@ from lib.site.moved import LONG, glued
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = "book"
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 # A number written on its own (not part of a name: H100, gpt-oss-120b), with its sign where it has one.
 NUMBER = re.compile(r"(?<![\w.,])([-−]?)(\d+(?:[.,]\d+)*)(?![\w])")
 # Between a range's two ends: a dash, and the high end's currency sign ("$1.6–$2.1 million").
@@ -150,38 +150,64 @@ def _scales(lang: str) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(found.items(), key=lambda item: -len(item[0])))
 
 
-def amounts(text: str, lang: str) -> tuple[float, ...]:
-    """The amounts a glued value states, as numbers read in `lang` with their scale words, in order
-    of size: "$1.6–2.1 million" (1,600,000, 2,100,000); "200 €" and "200 euros" alike (200,)."""
-    found = []  # [value, its scale's power of ten or None, where the number ends]
+def _written(text: str, lang: str) -> list[tuple[float, float | None]]:
+    """Each amount a glued value states, as a number read in `lang` with its scale word, in order of
+    size, with the unit of its last written digit ("1.49 million": 10,000); None for a number written
+    with no decimals, whose precision the text does not say (the book writes 1.0 million as
+    "1 million")."""
+    found = []  # [value, its scale's power of ten or None, where it starts, where it ends, its decimals]
+    separator = Locale.parse(fmt.locale(lang)).number_symbols["latn"]["decimal"]
     for match in NUMBER.finditer(text):
         try:
             value = float(parse_decimal(match.group(2), locale=fmt.locale(lang), strict=False))
+            _, point, digits = match.group(2).rpartition(separator)
+            decimals = len(digits) if point else 0
         except NumberFormatError:
-            value = float(match.group(2).replace(",", ""))
+            value, decimals = float(match.group(2).replace(",", "")), 0
         sign = -1 if match.group(1) else 1
         rest = text[match.end():].lstrip()
         scale = next((power for word, power in _scales(lang)
                       if rest.startswith(word) and not rest[len(word):len(word) + 1].isalpha()), None)
-        found.append([sign * value, scale, match.start(), match.end()])
+        found.append([sign * value, scale, match.start(), match.end(), decimals])
     # A range writes its scale once, after its high end: "1,6–2,1 millones".
     for this, after in zip(found, found[1:]):
         if this[1] is None and after[1] is not None and RANGE.fullmatch(text[this[3]:after[2]]):
             this[1] = after[1]
-    return tuple(sorted(round(v * 10 ** (scale or 0), 9) for v, scale, _, _ in found))
+    return sorted((round(v * 10 ** (scale or 0), 9), 10.0 ** ((scale or 0) - decimals) if decimals else None)
+                  for v, scale, _, _, decimals in found)
+
+
+def amounts(text: str, lang: str) -> tuple[float, ...]:
+    """The amounts a glued value states, as numbers read in `lang` with their scale words, in order
+    of size: "$1.6–2.1 million" (1,600,000, 2,100,000); "200 €" and "200 euros" alike (200,)."""
+    return tuple(value for value, _ in _written(text, lang))
+
+
+def _alike(a: tuple[float, float | None], b: tuple[float, float | None]) -> bool:
+    """Two written amounts that one value can write, each at its own precision: "$1.5 million" and
+    "$1.49 million" (1.49 million rounds to 1.5), not "$1.50 million" and "$1.49 million". A number
+    with no decimals is read at the other's precision ("$1 million" and "$1.04 million" differ)."""
+    (x, unit_x), (y, unit_y) = a, b
+    if unit_x is None and unit_y is None:
+        return x == y
+    unit_x, unit_y = unit_x or unit_y, unit_y or unit_x
+    return abs(x - y) < (unit_x + unit_y) / 2 - 1e-9 * max(abs(x), abs(y), 1)
 
 
 def figure_moved(old: str, new: str, lang: str) -> bool:
     """A glued value that is a figure (one line, stating amounts before and after) whose amounts
     moved; not one only written otherwise ("$4.10–$5.12" → "$4.10–5.12", "1 mil millones" →
-    "1.000 millones"), nor words that changed around no amount."""
+    "1.000 millones") or at another precision ("$1.49 million" → "$1.5 million"), nor words that
+    changed around no amount."""
     if not isinstance(old, str) or not isinstance(new, str):
         raise ValueError("glued values are text")
     short = max(len(old), len(new)) <= LONG and "\n" not in old + new
     if old == new or not short:
         return False
-    before, after = amounts(old, lang), amounts(new, lang)
-    return bool(before) and bool(after) and before != after
+    before, after = _written(old, lang), _written(new, lang)
+    if not before or not after:
+        return False
+    return len(before) != len(after) or not all(_alike(a, b) for a, b in zip(before, after))
 
 
 def compare(page: str, old: dict[str, str], new: dict[str, str], lang: str) -> Change | None:

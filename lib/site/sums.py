@@ -27,7 +27,7 @@ REL_TOL = 1e-9
 ABS_TOL = 1e-12  # a sum that comes to zero
 ATOM, PRODUCT, SUM = 3, 2, 1
 COMPACT_UNITS = ("parameter", "token", "FLOP/s")
-STYLE = ("decimals", "compact")
+STYLE = ("decimals", "compact", "fixed")
 
 
 class Expr:
