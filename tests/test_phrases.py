@@ -116,11 +116,13 @@ def _evidence(*bases):
      "dólares (alquilar a precio de lista); la cifra del artículo concuerda, dentro de la tolerancia de la afirmación, con alquilar con compromiso de uso",
      "inside the span of the estimates, from $300,000 (renting with a commitment) to $1.1 million (renting at list "
      "price); the article’s figure agrees, within the claim’s tolerance, with renting with a commitment"),
-    # Claims with no evidence: their sources' figure.
-    ("A1-opt-gpu-hours", Figure.of(1.8e6, "GPU-hour"), Figure.of(1e6, "GPU-hour"),
+    # Claims with no evidence: their sources' figure, or the book's calculation where the card names it so.
+    ("A1-lambda-h100-8x", Figure.of(1.8, "USD/GPU-hour"), Figure.of(1.0, "USD/GPU-hour"),
      "1,8 veces lo que dan las fuentes", "1.8 times what the sources give"),
-    ("A1-opt-year", None, None, "las fuentes dan la misma cifra; la diferencia: otra fecha",
-     "the sources give the same figure; the difference: another date"),
+    ("A1-opt-gpu-hours", Figure.of(1.8e6, "GPU-hour"), Figure.of(1e6, "GPU-hour"),
+     "1,8 veces lo que da el cálculo del libro", "1.8 times what the book's calculation gives"),
+    ("A1-opt-year", None, None, "el cálculo del libro da la misma cifra; la diferencia: otra fecha",
+     "the book's calculation gives the same figure; the difference: another date"),
     ("A2-mosaic", None, None, "las fuentes cumplen la cota; la diferencia: otro alcance",
      "the sources meet the bound; the difference: other scope"),
 ])

@@ -9,7 +9,7 @@ import math
 from functools import lru_cache
 
 from lib.chapters import answers
-from lib.chapters.runs import opt_wall_clock_days, opt_wall_clock_gpu_hours
+from lib.chapters.runs import llama_utilisation, opt_wall_clock_days, opt_wall_clock_gpu_hours
 from lib.chapters import budget, epoch
 from lib.chapters import compute
 from lib.core.claims import Recomputed, recomputes
@@ -407,7 +407,9 @@ def three_scales(i, c):
 @recomputes("A1-laptop", calculated=True)
 def laptop(i, c):
     flops = compute.training_flops(i.olmo_small_params, i.dolma_tokens, i.flops_per_param_token)
-    utilisation = i.opt_tflops_per_gpu / i.a100_bf16_peak
+    # Model FLOPs (C = k·N·D) go with a model FLOPs utilisation: the one LLaMA 65B's measured throughput
+    # implies on the A100, as MosaicML's run is timed (lib.chapters.article2).
+    utilisation = llama_utilisation(i)
     hours = compute.flops_to_device_hours(flops, i.a100_bf16_peak, utilisation)
     return Recomputed(
         Figure.of(hours / compute.HOURS_PER_DAY / 365, "year", decimals=1),
@@ -425,15 +427,19 @@ def laptop(i, c):
 
 @recomputes("A1-full-ft-gpus")
 def full_ft_gpus(i, c):
+    from lib.plan import shapes as plan_shapes
+
     per_param = compute.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
-    memory = compute.training_memory_gb(i.ft_example_params, per_param)
+    # LLaMA 7B counted from its configuration, as Alpaca's card and the budget chapter count its states.
+    params = plan_shapes.param_count(budget.chapter_job(i, "full", "llama7b").shape)["total"]
+    memory = compute.training_memory_gb(params, per_param)
     return Recomputed(
         Figure.of(i.alpaca_gpus, "GPU", qualifier="A100"),
         figures={
             "needed": Figure.of(compute.devices_needed(memory, i.a100_80gb_memory), "GPU"),
             "hours": Figure.of(i.alpaca_hours, "hour"),
             "bytes": Figure.of(per_param, "byte/parameter"),
-            "params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
+            "params": Figure.of(params, "parameter", compact=True, decimals=2),
             "memory": Figure.of(memory, "GB"),
             "gpu_memory": Figure.of(i.a100_80gb_memory, "GB"),
         },

@@ -7,6 +7,7 @@ from __future__ import annotations
 from lib.chapters import answers
 from lib.chapters.runs import llama_project_gpu_hours, llama_utilisation, mosaic_a100_hours, palm_chip_hours  # noqa: F401  (mosaic_a100_hours: the rental calculator reads it here)
 from lib.chapters import compute
+from lib.chapters import costs
 from lib.chapters import epoch
 from lib.core.claims import Recomputed, recomputes
 from lib.core.figure import Figure
@@ -176,12 +177,12 @@ def llama_cost(i, c):
             "azure_od_cost": Figure.of(compute.rental_cost(hours, i.azure_a100_2022_on_demand), **money),
             "aws_od": Figure.of(i.aws_a100_2022_on_demand, "USD/GPU-hour"),
             "aws_od_cost": Figure.of(compute.rental_cost(hours, i.aws_a100_2022_on_demand), **money),
-            "azure_3yr": Figure.of(i.azure_a100_2022_3yr, "USD/GPU-hour"),
-            "azure_3yr_cost": Figure.of(compute.rental_cost(hours, i.azure_a100_2022_3yr), **money),
-            "aws_3yr": Figure.of(i.aws_a100_2022_3yr, "USD/GPU-hour"),
-            "aws_3yr_cost": Figure.of(compute.rental_cost(hours, i.aws_a100_2022_3yr), **money),
-            "aws_1yr": Figure.of(i.aws_a100_2022_1yr, "USD/GPU-hour"),
-            "aws_1yr_cost": Figure.of(compute.rental_cost(hours, i.aws_a100_2022_1yr), **money),
+            # The commitments as the card's evidence counts them (lib.chapters.answers.evidence): the
+            # paper's two counts of hours at each tier's prices.
+            **{f"{tier}_{what}": Figure.between(*found[tier], **unit)
+               for what, found, unit in (("prices", costs.price_intervals(i)["llama"], {"unit": "USD/GPU-hour"}),
+                                         ("cost", costs.cost_intervals(i)["llama"], money))
+               for tier in ("one_year", "three_year")},
             "epoch": epoch.figure(epoch.published("llama", "cloud")),
             "gpus": Figure.of(i.llama_gpus, "GPU"),
             "months": Figure.of(i.llama_project_months, "count"),

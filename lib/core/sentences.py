@@ -51,7 +51,8 @@ def sourced(checked: Checked, lang: str) -> tuple[str, str]:
     if figure is None:
         return w["primary"], w["none_text" if checked.claim.stated.text is not None else "none"]
     if checked.result.evidence:
-        return words(lang)["span"]["label"], shown(figure, lang)
+        own = all(b.by == evidence_span.BOOK for b in checked.result.evidence)  # no publisher's estimate in it
+        return words(lang)["span"]["label_calculated" if own else "label"], shown(figure, lang)
     if is_calculated(checked):
         return w["calculated"], shown(figure, lang)
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
@@ -135,7 +136,7 @@ def distance_text(checked: Checked, lang: str, found: Distance | None = None) ->
         return words(lang)["span"]["distance" if parts["found"] else "distance_between"].format(**parts)
     if found.kind == "claim":
         return render(checked.claim.distance[lang], checked.figures(), lang, checked.claim.id)
-    template = words(lang)["distance"][found.kind]
+    template = words(lang)["distance_calculated" if is_calculated(checked) else "distance"][found.kind]
     return template.format(figure=found.figure.format(lang) if found.figure else "", what=_what(checked, lang))
 
 
@@ -168,7 +169,7 @@ def label(checked: Checked, lang: str) -> str:
         size = render(claim.distance[f"label_{lang}"], checked.figures(), lang, claim.id)
         return w["claimed"].format(verdict=verdict, stated=claim.stated.format(lang),
                                    sourced=checked.result.sourced.format(lang), size=size)
-    return w["apart"].format(verdict=verdict)
+    return w["apart_calculated" if is_calculated(checked) else "apart"].format(verdict=verdict)
 
 
 def _span_label(checked: Checked, found, verdict: str, lang: str) -> str:

@@ -90,9 +90,8 @@ def chapter_figures(i) -> dict[str, Figure]:
     f["project.months"] = Figure.of(i.llama_project_months, "")
     f.update({f"project.{name}": figure for name, figure in project_hours(project).items()})
     f["project.hours_ratio"] = Figure.of(project["hours_ratio"], "", decimals=1)
-    # from the hours its energy stands for to those of its months, over the 65B model's final run
-    f["project.hours_ratios"] = Figure.between(*sorted(h / i.llama_65b_gpu_hours for h in
-                                                       (project["energy_gpu_hours"], project["gpu_hours"])), "", decimals=1)
+    # the hours its energy stands for, over the 65B model's final run
+    f["project.energy_hours_ratio"] = Figure.of(project["energy_gpu_hours"] / i.llama_65b_gpu_hours, "", decimals=1)
     f["project.mwh"] = Figure.of(i.llama_project_mwh, "")
     f["project.t"] = Figure.of(i.llama_project_tco2, "")
     f["project.mwh_ratio"] = Figure.of(project["mwh_ratio"], "", decimals=1)

@@ -47,7 +47,7 @@ def furthest(checked: list[Checked], lang: str, first: bool = False) -> dict[str
     against what the sources give, and how far apart); and the words that lead to it (`lead`,
     capitalised where it opens the finding: `first`), which say, where no claim lies outside its
     sources (the furthest is at no distance: inside the span of the estimates, or within its
-    tolerance), that none does, and name the one that needs most context."""
+    tolerance), that none does, and name one that needs context (the first in the ledger's order)."""
     w = words(lang)["findings"]
     ranked = furthest_first(checked)
     outside = bool(ranked) and ranked[0][1].magnitude > 0
