@@ -253,8 +253,9 @@ def mosaic(i, c):
             "days": Figure.of(a100_hours / i.mosaic_gpus / compute.HOURS_PER_DAY, "day"),
             "implied_price": Figure.of(i.mosaic_cost / a100_hours, "USD/GPU-hour"),
             "price_year": _year(i, "azure_a100_2022_3yr"),
-            "azure_3yr": Figure.of(i.azure_a100_2022_3yr, "USD/GPU-hour"),
-            "azure_1yr": Figure.of(i.azure_a100_2022_1yr, "USD/GPU-hour"),
+            # the commitment prices its evidence counts (lib.chapters.answers.evidence)
+            **{f"{tier}_prices": Figure.between(*costs.price_intervals(i)["llama"][tier], "USD/GPU-hour")
+               for tier in ("one_year", "three_year")},
         },
         facts={"model": i.mosaic_model_kind},
     )

@@ -216,12 +216,13 @@ def price_intervals(i, dollars_of: int | None = None) -> dict[str, dict[str, tup
         return i[name].value * (1.0 if dollars_of is None else cpi_factor(year_of(i, name), dollars_of))
 
     def cheaper_first(*names: str) -> tuple[float, float]:  # whichever provider is cheaper after an update
-        return interval(*sorted(price(name) for name in names))
+        prices = [price(name) for name in names]
+        return interval(min(prices), max(prices))
 
     a100 = {
         "on_demand": cheaper_first("azure_a100_2022_on_demand", "aws_a100_2022_on_demand"),
         "one_year": cheaper_first("azure_a100_2022_1yr", "aws_a100_2022_1yr"),
-        "three_year": cheaper_first("aws_p4d_a100_2021_3yr", "aws_a100_2022_3yr"),
+        "three_year": cheaper_first("aws_p4d_a100_2021_3yr", "azure_a100_2022_3yr", "aws_a100_2022_3yr"),
     }
     tpu = {method: interval(price(name), price(name)) for method, name in
            (("on_demand", "tpu_v4_price_on_demand"), ("one_year", "tpu_v4_price_1yr"), ("three_year", "tpu_v4_price_3yr"))}
