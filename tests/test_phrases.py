@@ -316,3 +316,12 @@ def test_lambda_s_node_price_is_told_beside_a_single_gpu_s_by_how_the_two_compar
         assert glued["prices.node"] == w[way].format(single=single)
         assert glued["prices.ends"] == w["ends"][way]
         assert (single in glued["prices.node"]) == (way != "equal")
+
+
+def test_a_span_of_the_book_s_own_estimates_is_named_so():
+    """A cost's span is "the estimates" where a publisher's estimate is in it, and "the book's estimates"
+    where every figure in it is the book's calculation (MosaicML's: no publisher's method to redo)."""
+    for lang in ("es", "en"):
+        span_words = words(lang)["span"]
+        assert sentences.sourced(CHECKED["A2-llama-cost"], lang)[0] == span_words["label"]
+        assert sentences.sourced(CHECKED["A2-mosaic"], lang)[0] == span_words["label_calculated"]

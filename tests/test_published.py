@@ -224,3 +224,25 @@ def test_the_summary_s_counts_are_the_table_s_own(lang):
     row = next(r for r in ROWS if r.checked.verdict == "holds")
     moved = [dataclasses.replace(r, checked=dataclasses.replace(r.checked, verdict="wrong")) if r is row else r for r in ROWS]
     assert costs_page.table_counts(moved, lang) != costs_page.table_counts(ROWS, lang)
+
+
+def test_an_epoch_figure_is_written_alike_wherever_the_book_states_it():
+    """One precision for Epoch AI's dollars (epoch.figure): the published table, the cards' "the sources
+    give" and the figures their prose quotes write each one as the same text."""
+    from lib.chapters import answers
+    from lib.chapters.verdicts import check_all
+
+    for lang in ("es", "en"):
+        for key, c in CHECKED.items():
+            if key.startswith("epoch-"):
+                run, method = key.split("-", 2)[1:]
+                assert c.claim.stated.format(lang) == epoch.figure(epoch.published(run, method, DATA)).format(lang)
+        cards = {c.claim.id: c for c in check_all(I)}
+        for claim, run in (("A1-opt-cost", "opt"), ("A2-llama-cost", "llama"), ("A2-palm-cost", "palm")):
+            assert cards[claim].figures()["epoch"].format(lang) == epoch.figure(epoch.published(run, "cloud", DATA)).format(lang)
+            for basis in answers.evidence(I, run):
+                if basis.by == "epoch":
+                    method = basis.key.removeprefix("epoch_")
+                    assert basis.figure.format(lang) == epoch.figure(epoch.published(run, method, DATA)).format(lang)
+    # $32.03 million is written "$32.0 million", not "$32 million": the tenth is kept.
+    assert epoch.figure(32.03e6).format("en") == "$32.0 million"
