@@ -403,6 +403,21 @@ def test_the_log_is_each_published_version_that_moved_a_figure_or_a_verdict(repo
     assert corrections.markdown(Log(), "en", set(), names={}) == words("en")["trust"]["log"]["none"]
 
 
+def test_both_languages_log_a_value_that_moved_on_either_page(tmp_path):
+    """A sentence of counts can be short enough to read as a figure in one language and too long in the
+    other: what moved on either page is listed in both logs, each in its own words."""
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=tmp_path, check=True)
+    said = {"en": "Of 45 claims, 29 hold.", "es": "De las 45 afirmaciones de los dos artículos, 29 se sostienen" + "." * 80}
+    _commit(tmp_path, "2026-12-01", {f"book/{lang}/index.ipynb": {"find.counts": text} for lang, text in said.items()}, "first")
+    moved = {lang: text.replace("45", "47").replace("29", "30") for lang, text in said.items()}
+    commit = _commit(tmp_path, "2026-12-02", {f"book/{lang}/index.ipynb": {"find.counts": text} for lang, text in moved.items()},
+                     "counted again")
+    assert not corrections.figure_moved(said["es"], moved["es"], "es")  # too long to be a figure on its own
+    for lang in LANGS:
+        assert corrections.history(lang, root=tmp_path) == Log((Version(commit, dt.date(2026, 12, 2), (
+            Change("index", (Moved("find.counts", said[lang], moved[lang]),)),)),)), lang
+
+
 def test_a_copy_without_history_or_with_part_of_it_says_so(repo, tmp_path):
     root, commits = repo
     assert corrections.history("en", root=tmp_path) == Log(available=False)

@@ -13,7 +13,8 @@ committed notebooks glue differently from its first parent's. In each page of on
   (cards, tables and paragraphs are made of figures and verdicts counted on their own; a change of
   wording alone, or of how the same amounts are written, "200 €" → "200 euros", is no correction).
 
-Values a version adds or removes (a new claim, a new page) are no corrections, and are not listed.
+A value that moved on either language's page is listed in both logs, each in its own words, so that both
+tell one story. Values a version adds or removes (a new claim, a new page) are no corrections, and are not listed.
 The log is built when the site is built (book/_ext/trust.py), so it always reaches the commit being
 built, and nothing in a notebook depends on the history (nbval compares the notebooks, never it).
 Each version's changes never change once committed: they are kept in a cache file, by commit.
@@ -39,7 +40,7 @@ from lib.site.moved import LONG, glued
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOK = "book"
-CACHE_VERSION = 4
+CACHE_VERSION = 5
 # A number written on its own (not part of a name: H100, gpt-oss-120b), with its sign where it has one.
 NUMBER = re.compile(r"(?<![\w.,])([-−]?)(\d+(?:[.,]\d+)*)(?![\w])")
 # Between a range's two ends: a dash, and the high end's currency sign ("$1.6–$2.1 million").
@@ -260,10 +261,10 @@ def _git(root: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
 
 
-def _versions(root: Path, rev: str, lang: str) -> list[tuple[str, str, dt.date, list[str]]]:
-    """(commit, first parent or "", day, notebooks of `lang` it changed), the latest first."""
+def _versions(root: Path, rev: str) -> list[tuple[str, str, dt.date, list[str]]]:
+    """(commit, first parent or "", day, notebooks it changed, in either language), the latest first."""
     out = _git(root, "log", "--first-parent", "--diff-merges=first-parent", "--name-only",
-               "--format=@%H %P%x09%cs", rev, "--", f"{BOOK}/{lang}/*.ipynb")
+               "--format=@%H %P%x09%cs", rev, "--", *(f"{BOOK}/{lang}/*.ipynb" for lang in LANGS))
     versions = []
     for block in out.split("@")[1:]:
         head, *names = [line for line in block.splitlines() if line.strip()]
@@ -294,6 +295,29 @@ def _from_json(items: list) -> list[Change]:
             for i in items]
 
 
+def _both_languages(blobs: _Blobs, commit: str, parent: str, page: str, lang: str) -> Change | None:
+    """What a version moved on `page`, as the pages of `lang` show it: a value that moved on either
+    language's page is listed in both, each with its own words (a figure's sentence may be longer
+    than a figure in one language, or write it at another precision), so that both logs tell one story."""
+    values, found = {}, {}
+    for each in LANGS:
+        path = f"{BOOK}/{each}/{page}.ipynb"
+        before = blobs.read(parent, path) if parent else None
+        after = blobs.read(commit, path)
+        if before is None or after is None:  # a page added or removed: no correction
+            continue
+        values[each] = glued(before), glued(after)
+        found[each] = compare(page, *values[each], each)
+    if lang not in values:
+        return None
+    old, new = values[lang]
+    moved = {f.key for change in found.values() if change for f in change.figures}
+    figures = tuple(Moved(key, old[key], new[key]) for key in sorted(moved)
+                    if key in old and key in new and old[key] != new[key])
+    verdicts = found[lang].verdicts if found[lang] else ()
+    return Change(page, figures, verdicts) if figures or verdicts else None
+
+
 def history(lang: str, root: Path = ROOT, rev: str = "HEAD", cache: Path | None = None) -> Log:
     """The corrections of the pages of `lang`, from the first-parent history of `rev` in the
     repository at `root`: every version that moved a figure or a verdict, the latest first. `cache`,
@@ -311,18 +335,14 @@ def history(lang: str, root: Path = ROOT, rev: str = "HEAD", cache: Path | None 
     cached = _load_cache(cache)
     found, blobs = [], None
     try:
-        for commit, parent, day, names in _versions(root, rev, lang):
+        for commit, parent, day, names in _versions(root, rev):
             key = f"{commit}:{lang}"
             if key not in cached:
                 if blobs is None:
                     blobs = _Blobs(root)
                 changes = []
-                for path in sorted(names):
-                    before = blobs.read(parent, path) if parent else None
-                    after = blobs.read(commit, path)
-                    if before is None or after is None:  # a page added or removed: no correction
-                        continue
-                    change = compare(Path(path).stem, glued(before), glued(after), lang)
+                for page in sorted({Path(name).stem for name in names}):
+                    change = _both_languages(blobs, commit, parent, page, lang)
                     if change:
                         changes.append(change)
                 cached[key] = _to_json(changes)
