@@ -174,8 +174,8 @@ def _written(text: str, lang: str) -> list[tuple[float, float | None]]:
     for this, after in zip(found, found[1:]):
         if this[1] is None and after[1] is not None and RANGE.fullmatch(text[this[3]:after[2]]):
             this[1] = after[1]
-    return sorted((round(v * 10 ** (scale or 0), 9), 10.0 ** ((scale or 0) - decimals) if decimals else None)
-                  for v, scale, _, _, decimals in found)
+    return sorted(((round(v * 10 ** (scale or 0), 9), 10.0 ** ((scale or 0) - decimals) if decimals else None)
+                   for v, scale, _, _, decimals in found), key=lambda amount: amount[0])
 
 
 def amounts(text: str, lang: str) -> tuple[float, ...]:
@@ -299,22 +299,30 @@ def _both_languages(blobs: _Blobs, commit: str, parent: str, page: str, lang: st
     """What a version moved on `page`, as the pages of `lang` show it: a value that moved on either
     language's page is listed in both, each with its own words (a figure's sentence may be longer
     than a figure in one language, or write it at another precision), so that both logs tell one story."""
-    values, found = {}, {}
-    for each in LANGS:
+    def read(each: str) -> tuple[dict, dict] | None:
         path = f"{BOOK}/{each}/{page}.ipynb"
         before = blobs.read(parent, path) if parent else None
         after = blobs.read(commit, path)
-        if before is None or after is None:  # a page added or removed: no correction
-            continue
-        values[each] = glued(before), glued(after)
-        found[each] = compare(page, *values[each], each)
-    if lang not in values:
+        return None if before is None or after is None else (glued(before), glued(after))  # None: added or removed
+
+    values = read(lang)
+    if values is None:
         return None
-    old, new = values[lang]
-    moved = {f.key for change in found.values() if change for f in change.figures}
+    old, new = values
+    own = compare(page, old, new, lang)
+    moved = {f.key for f in own.figures} if own else set()
+    # The other language's page is read only where this one's shows amounts that changed but no figure that
+    # moved (too long a sentence, or another precision), the one case where the two can disagree.
+    if any(old[key] != new[key] and key not in moved and "\n" not in old[key] + new[key]
+           and amounts(old[key], lang) != amounts(new[key], lang)
+           for key in old if isinstance(old[key], str) and isinstance(new.get(key), str)):
+        for each in (other for other in LANGS if other != lang):
+            theirs = read(each)
+            change = compare(page, *theirs, each) if theirs else None
+            moved |= {f.key for f in change.figures} if change else set()
     figures = tuple(Moved(key, old[key], new[key]) for key in sorted(moved)
                     if key in old and key in new and old[key] != new[key])
-    verdicts = found[lang].verdicts if found[lang] else ()
+    verdicts = own.verdicts if own else ()
     return Change(page, figures, verdicts) if figures or verdicts else None
 
 
