@@ -306,8 +306,9 @@ def project_llama(i: Inputs) -> Answer:
     low, high = project["cost_on_demand"]
     money = {"unit": "USD", "decimals": 1, "fixed": True}  # one precision beside the range
     hours = costs.project_hours(project)
-    return Answer("project_llama", Figure.of(project["cost_central"], **money),
-                  Figure.between(low, high, **money), {
+    central = Figure.of(project["cost_central"], **money)
+    return Answer("project_llama", central, Figure.between(low, high, **money), {
+        "cost": central,
         "span": Figure.between(low, high, **money),
         "gpus": Figure.of(i.llama_gpus, "GPU"),
         "months": Figure.of(i.llama_project_months, "count"),
