@@ -502,3 +502,14 @@ def test_the_table_of_published_runs_names_an_unlisted_gpu_in_the_page_s_languag
     table = budget_page.published_table(lang)
     assert all(named[gpu] in table for gpu in unlisted)
     assert ("GPU de 48 GB" if lang == "es" else "48 GB GPU") in table and "48GB GPU" not in table
+
+
+def test_the_parts_of_each_alpaca_gpu_s_peak_add_up_to_it():
+    """The parts the chapter and the card name (its share of weights and Adam's states, its activations,
+    the weights it gathers, the loss's gradient) are the planner's terms of that peak, and add up to it;
+    the gradients, not yet alive then, are not among them."""
+    job = budget.rented_full_ft(I)
+    named = ("weights", "optimizer", "activations", "buffers", "loss_gradient")
+    assert set(job["at_peak"]) == set(named)
+    assert sum(job["at_peak"].values()) == pytest.approx(job["per_gpu"], rel=1e-9)
+    assert job["at_peak"]["activations"] == pytest.approx(job["activations"], rel=1e-9)

@@ -301,7 +301,8 @@ def evidence(i: Inputs, run: str) -> tuple[Basis, ...]:
 
 def project_llama(i: Inputs) -> Answer:
     """LLaMA's whole project (the paper's 2,048 GPUs for about five months, and the hours its energy
-    stands for) on the same basis: the months at the cheaper price, across both hours and both prices."""
+    stands for) on the same basis as a past run: the fewer hours at the cheaper price, across both counts of
+    hours and both prices."""
     project = costs.whole_project(i)
     low, high = project["cost_on_demand"]
     money = {"unit": "USD", "decimals": 1, "fixed": True}  # one precision beside the range

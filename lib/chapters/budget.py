@@ -767,6 +767,8 @@ def rented_full_ft(i: Inputs) -> dict:
     params = plan_shapes.param_count(job.shape)["total"]
     activations = memory.activations
     per_gpu = plan_memory.parts(job)["peak"] / 1e9
+    # What each GPU holds at that peak, when the backward pass starts (the gradients are not yet alive).
+    at_peak = {name: value / 1e9 for name, value in plan_memory.peak_terms(job)["terms"].items()}
     if per_gpu > i.a100_80gb_memory:
         raise ValueError(f"Alpaca's fine-tuning needs {per_gpu:.1f} GB on each of its {gpus:g} GPUs with {strategy}, "
                          f"more than an A100's {i.a100_80gb_memory:g} GB: it does not run on the GPUs rented")
@@ -781,6 +783,7 @@ def rented_full_ft(i: Inputs) -> dict:
             "states": sum(plan_memory.whole_states(job).values()) / 1e9,
             # the checkpoint to load: its 16-bit weights (the fp32 copy the job trains is made on the GPU)
             "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
+            "at_peak": at_peak, "gradients_per_gpu": plan_memory.parts(job)["gradients"] / 1e9,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
 
@@ -896,6 +899,12 @@ def rented_full_ft_figures(i, job: dict | None = None) -> dict[str, Figure]:
         "states": Figure.of(job["states"], "GB", decimals=0),
         "states_per_gpu": Figure.of(job["states"] / job["gpus"], "GB", decimals=1),
         "activations": Figure.of(job["activations"], "GB", decimals=1),
+        # the parts of each GPU's peak: its share of the weights and of Adam's states, the weights it gathers
+        # from the others, the loss's gradient (its activations are `activations`); its gradients come later
+        "peak_states": Figure.of(job["at_peak"].get("weights", 0) + job["at_peak"].get("optimizer", 0), "GB", decimals=1),
+        "gathered": Figure.of(job["at_peak"].get("buffers", 0), "GB", decimals=1),
+        "loss_gradient": Figure.of(job["at_peak"].get("loss_gradient", 0), "GB", decimals=1),
+        "gradients_per_gpu": Figure.of(job["gradients_per_gpu"], "GB", decimals=1),
         "seq_len": Figure.of(i.alpaca_max_length, "token"),
         "batch": Figure.of(i.alpaca_device_batch, "sequence"),
         "per_gpu": Figure.of(job["per_gpu"], "GB", decimals=1),

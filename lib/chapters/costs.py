@@ -308,7 +308,8 @@ def whole_project(i) -> dict:
         "formula_mwh": energy_mwh(hours, i.llama_table_gpu_power, i.llama_table_pue),
         # The months those hours are on its 2,048 GPUs.
         "implied_months": energy_hours / i.llama_gpus / compute.months_to_hours(1),
-        "cost_central": hours * prices["on_demand"][0],
+        # the headline, where every past run's stands in its range: the fewer hours at the cheaper price
+        "cost_central": span[0] * prices["on_demand"][0],
         "cost_on_demand": interval_product(span, prices["on_demand"]),
         "cost_three_year": interval_product(span, prices["three_year"]),
     }

@@ -34,7 +34,7 @@ def _pct(x: float) -> Figure:
 
 
 RENTED = ("examples", "hours", "gpus", "node_gpus", "price", "seen", "increment", "node_price", "cost", "per_gpu", "gpu_memory",
-          "states_per_gpu", "activations",
+          "states_per_gpu", "activations", "peak_states", "gathered", "loss_gradient", "gradients_per_gpu",
           "paid_hours", "share", "headroom")
 
 
