@@ -440,8 +440,8 @@ HEADLINE_WIDTH = 334
 
 def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) -> list[dict]:
     """From lib.core.claims.check_all()'s list, the stated and the sourced figure of each headline cost:
-    rows of {"claim", "kind" ("stated", "sourced", or "calculated" where every figure of the evidence is
-    the book's own calculation, as the cards name it), "figure"}, in the order of `claim_ids`.
+    rows of {"claim", "kind" ("stated", "sourced", "calculated" where every figure of the evidence is
+    the book's own calculation, as the cards name it, or "secondary" where no primary source was found), "figure"}, in the order of `claim_ids`.
     Every figure must be a number in US dollars."""
     by_id = {c.claim.id: c for c in checked}
     missing = [cid for cid in claim_ids if cid not in by_id]
@@ -457,6 +457,8 @@ def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) ->
                 raise ValueError(f"{cid}: the {kind} figure is not an amount in US dollars ({figure.unit})")
             if kind == "sourced" and _book_s_own(c):
                 kind = "calculated"
+            elif kind == "sourced" and c.secondary:  # a claim no primary source was found for
+                kind = "secondary"
             rows.append({"claim": cid, "kind": kind, "figure": figure})
     return rows
 
@@ -489,7 +491,9 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     "less than") a triangle with a dashed line on to the edge of the axis."""
     text = labels("headline_costs", lang)
     edge_low, edge_high = HEADLINE_DOMAIN
-    slots = ["name", text["stated"], text["sourced"]]
+    # The article's figure, and what the book checks it against (each row's kind names which: the estimates'
+    # span, the book's own, or secondary sources).
+    slots = ["name", text["stated"], text["checked"]]
     records = []
     for row in rows:
         fig = row["figure"]
@@ -512,8 +516,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
         records.append({
             "item": text["items"][row["claim"]],
             "kind": text[row["kind"]],
-            # the book's calculation sits where the evidence does, in its colour, named in its tooltip
-            "slot": text["stated" if row["kind"] == "stated" else "sourced"],
+            "slot": text["stated" if row["kind"] == "stated" else "checked"],
             "low": float(start),
             "high": float(end),
             "point": float(low if at_least else high),
