@@ -463,12 +463,19 @@ def ladder_chart(i: Inputs, lang: str):
     return charts.budget_ladder(rows, lang, start, currency, subtitle)
 
 
+# The rungs whose figure is the book's, not its source's: what the source column says of each.
+BOOK_RUNGS = {"llama65b": "answer", "palm": "answer", "gptoss": "calculation", "budget": "conversion"}
+
+
 def ladder_table(i: Inputs, lang: str) -> str:
     w = words(lang)["budget"]
     h = w["head"]
     rows = [f"| {h['rung']} | {h['cost']} | {h['dated']} | {h['source']} |", "|---|---:|---|---|"]
     for r in ladder_rows(i, lang):
-        cells = [w["rungs"][r["key"]], r["label"], dated(r["dated"]).format(lang), f"{{cite:t}}`{r['source']}`"]
+        source = f"{{cite:t}}`{r['source']}`"
+        if r["key"] in BOOK_RUNGS:
+            source = w["source_of"][BOOK_RUNGS[r["key"]]].format(source=source)
+        cells = [w["rungs"][r["key"]], r["label"], dated(r["dated"]).format(lang), source]
         rows.append("| " + " | ".join(table_cell(c) for c in cells) + " |")
     return "\n".join(rows)
 
