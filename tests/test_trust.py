@@ -303,15 +303,15 @@ def test_a_version_s_change_is_its_verdicts_that_changed_and_its_figures_that_mo
                            ("Our changes", "A number of changes (see Section 2.5)", "en")):
         assert not corrections.figure_moved(old, new, lang), (old, new)
     assert corrections.amounts("$1.6–$2.1 million", "en") == corrections.amounts("1,6–2,1 millones", "es") == (1.6e6, 2.1e6)
-    # The same amount at another precision is no correction: one value writes both. A number with no
-    # decimals is read at the other's precision, since the book writes 1.0 million as "1 million".
+    # The same amount at another precision is no correction: one value writes both. A whole number before
+    # a scale word is read at the other's precision, since the book writes 1.0 million as "1 million".
     for old, new, lang in (("$1.49 million", "$1.5 million", "en"), ("2,86 millones", "2,9 millones", "es"),
                            ("$1.5 million", "$1.55 million", "en"), ("$32.03 million", "$32.0 million", "en"),
-                           ("$4.2–5.3 million", "$4.19–5.28 million", "en")):
+                           ("$4.2–5.3 million", "$4.19–5.28 million", "en"), ("$95.36", "$95", "en"), ("75.4%", "75%", "en")):
         assert not corrections.figure_moved(old, new, lang), (old, new)
     for old, new, lang in (("$1.50 million", "$1.49 million", "en"), ("$1 million", "$1.04 million", "en"),
                            ("$1.5 million", "$1.6 million", "en"), ("1,5 millones", "1,56 millones", "es"),
-                           ("75.4%", "75%", "en"), ("$578,026", "$578,027", "en"), ("$4.2–5.3 million", "$4.2 million", "en")):
+                           ("75.4%", "76%", "en"), ("$578,026", "$578,027", "en"), ("$4.2–5.3 million", "$4.2 million", "en")):
         assert corrections.figure_moved(old, new, lang), (old, new)
 
 

@@ -235,11 +235,12 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "budget.h100_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "budget.chinchilla": Figure.of(i.chinchilla_tokens / i.chinchilla_params, "count"),
         "budget.lora7b_bought": Figure.of(_row(rows, "lora", "llama7b")["bought"], "token", compact=True, decimals=1),
-        # LoRA of LLaMA 7B per billion tokens on the H100 (this table) and on the A100 (the compute table)
+        # LoRA of LLaMA 7B per billion tokens on the H100 (this table) and on the A100 (the compute table),
+        # each written as its table writes it
         "budget.lora7b_cost_h100": Figure.of(_row(rows, "lora", "llama7b")["cost"], "USD", decimals=2),
         "budget.lora7b_cost_h100_span": _span(_row(rows, "lora", "llama7b"), "cost", "USD", decimals=2),
-        "budget.lora7b_cost_a100": Figure.of(scales["lora"]["cost"], "USD", decimals=2),
-        "budget.lora7b_cost_a100_span": _span(scales["lora"], "cost", "USD", decimals=2),
+        "budget.lora7b_cost_a100": Figure.of(scales["lora"]["cost"], "USD"),
+        "budget.lora7b_cost_a100_span": _span(scales["lora"], "cost", "USD"),
         "budget.h100_price_ratio": Figure.of(i.lambda_h100_sxm_1x / i.lambda_a100_sxm_8x, "times", decimals=1),
         "budget.h100_peak_ratio": Figure.of(budget.h100_peak(i) / i.a100_bf16_peak, "times", decimals=1),
         "budget.gpt2_pretrain_cost": answers.pretrain(i, "gpt2").figure,

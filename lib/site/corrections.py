@@ -153,8 +153,8 @@ def _scales(lang: str) -> tuple[tuple[str, int], ...]:
 
 def _written(text: str, lang: str) -> list[tuple[float, float | None]]:
     """Each amount a glued value states, as a number read in `lang` with its scale word, in order of
-    size, with the unit of its last written digit ("1.49 million": 10,000); None for a number written
-    with no decimals, whose precision the text does not say (the book writes 1.0 million as
+    size, with the unit of its last written digit ("1.49 million": 10,000; "$95": 1); None for a whole
+    number before a scale word, whose precision the text does not say (the book writes 1.0 million as
     "1 million")."""
     found = []  # [value, its scale's power of ten or None, where it starts, where it ends, its decimals]
     separator = Locale.parse(fmt.locale(lang)).number_symbols["latn"]["decimal"]
@@ -174,7 +174,7 @@ def _written(text: str, lang: str) -> list[tuple[float, float | None]]:
     for this, after in zip(found, found[1:]):
         if this[1] is None and after[1] is not None and RANGE.fullmatch(text[this[3]:after[2]]):
             this[1] = after[1]
-    return sorted(((round(v * 10 ** (scale or 0), 9), 10.0 ** ((scale or 0) - decimals) if decimals else None)
+    return sorted(((round(v * 10 ** (scale or 0), 9), 10.0 ** ((scale or 0) - decimals) if decimals or not scale else None)
                    for v, scale, _, _, decimals in found), key=lambda amount: amount[0])
 
 
@@ -186,13 +186,14 @@ def amounts(text: str, lang: str) -> tuple[float, ...]:
 
 def _alike(a: tuple[float, float | None], b: tuple[float, float | None]) -> bool:
     """Two written amounts that one value can write, each at its own precision: "$1.5 million" and
-    "$1.49 million" (1.49 million rounds to 1.5), not "$1.50 million" and "$1.49 million". A number
-    with no decimals is read at the other's precision ("$1 million" and "$1.04 million" differ)."""
+    "$1.49 million" (1.49 million rounds to 1.5), "$95" and "$95.36", not "$1.50 million" and "$1.49
+    million". A whole number before a scale word is read at the other's precision ("$1 million" and
+    "$1.04 million" differ)."""
     (x, unit_x), (y, unit_y) = a, b
     if unit_x is None and unit_y is None:
         return x == y
     unit_x, unit_y = unit_x or unit_y, unit_y or unit_x
-    return abs(x - y) < (unit_x + unit_y) / 2 - 1e-9 * max(abs(x), abs(y), 1)
+    return abs(x - y) < (unit_x + unit_y) / 2 * (1 - 1e-9)  # ranges that only touch share no value
 
 
 def figure_moved(old: str, new: str, lang: str) -> bool:
