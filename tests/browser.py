@@ -224,7 +224,13 @@ CHART_BOXES = """() => [...document.querySelectorAll('div.vega-chart, figure.cha
 SCROLL_SAID = ("() => [...document.querySelectorAll('div.vega-chart')].every(c =>"
                " (c.scrollWidth > c.clientWidth) === c.classList.contains('scrolls'))")
 DESKTOP_CHECKS = {"charts_beside_text": CHARTS_BESIDE_TEXT}
-PHONE_CHECKS = {"charts_beside_text": CHARTS_BESIDE_TEXT, "tables_as_cards": TABLES_AS_CARDS, "chart_boxes": CHART_BOXES}
+# The previous and next pages' titles at the foot of a page: how far each one's words reach past its link,
+# which cuts them (a long word, "entrenamiento", in half of a phone's width).
+NAV_TITLES = """() => [...document.querySelectorAll('.prev-next-area a')].filter(a => a.offsetParent).map(a => {
+  const words = document.createRange(); words.selectNodeContents(a.querySelector('.prev-next-title') || a);
+  return {title: a.textContent.trim(), past: words.getBoundingClientRect().right - a.getBoundingClientRect().right}; })"""
+PHONE_CHECKS = {"charts_beside_text": CHARTS_BESIDE_TEXT, "tables_as_cards": TABLES_AS_CARDS, "chart_boxes": CHART_BOXES,
+                "nav_titles": NAV_TITLES}
 
 
 async def _checks(page, checks: dict[str, str]) -> dict:

@@ -18,7 +18,7 @@ import pytest
 from lib.core.inputs import load_inputs
 from lib.site import fonts
 
-from .browser import PHONE, SCREENSHOTS, site_pages
+from .browser import PHONE, SCREENSHOTS, page_names, site_pages
 from .conftest import LANGS, crawl_results, in_ci
 
 PAGES = site_pages()
@@ -242,6 +242,16 @@ def test_every_table_reads_as_cards_on_a_phone(visits, lang):
             assert not table["wide"], f"{lang}/{name}: table {n + 1} is wider than the phone"
             assert table["named"], f"{lang}/{name}: table {n + 1} has cells not named by their column"
             assert table["said"] not in ("none", "normal", ""), f"{lang}/{name}: table {n + 1} does not show its names"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_previous_and_next_titles_read_whole_on_a_phone(visits, lang):
+    """At the foot of every page, the previous and next pages' titles stay inside their links on a 390 px
+    phone: a long word breaks, it is not cut at the edge."""
+    for name in page_names():
+        titles = _checked(visits, lang, name, "phone", "nav_titles")
+        for title in titles:
+            assert title["past"] <= 1, f"{lang}/{name} at {PHONE['width']}px: {title}"
 
 
 @pytest.mark.parametrize("lang", LANGS)
