@@ -465,7 +465,7 @@ def ladder_chart(i: Inputs, lang: str):
 
 
 # The rungs whose figure is the book's, not its source's: what the source column says of each.
-BOOK_RUNGS = {"llama65b": "answer", "palm": "answer", "gptoss": "calculation", "budget": "conversion"}
+BOOK_RUNGS = {**dict.fromkeys(PAST_RUN_RUNGS, "answer"), "gptoss": "calculation", "budget": "conversion"}
 
 
 def ladder_table(i: Inputs, lang: str) -> str:
