@@ -513,3 +513,14 @@ def test_the_parts_of_each_alpaca_gpu_s_peak_add_up_to_it():
     assert set(job["at_peak"]) == set(named)
     assert sum(job["at_peak"].values()) == pytest.approx(job["per_gpu"], rel=1e-9)
     assert job["at_peak"]["activations"] == pytest.approx(job["activations"], rel=1e-9)
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_the_published_times_table_writes_the_lora_paper_s_throughputs_as_the_prose_does(lang):
+    """The table of published measurements writes a throughput below a hundred tokens a second to the
+    tenth, as the chapter's prose writes the LoRA paper's (32.5 and 43.1, not 32 and 43)."""
+    from lib.core.figure import Figure
+
+    table = budget_page.published_table(lang)
+    for name in ("lora_throughput_full", "lora_throughput_lora"):
+        assert f"| {Figure.of(I[name].value, 'token/s/GPU', decimals=1).format(lang)} |" in table, name
