@@ -427,11 +427,9 @@ def laptop(i, c):
 
 @recomputes("A1-full-ft-gpus")
 def full_ft_gpus(i, c):
-    from lib.plan import shapes as plan_shapes
-
     per_param = compute.training_bytes_per_param(i.bytes_fp16_weight, i.bytes_fp16_gradient, i.bytes_adam_states)
     # LLaMA 7B counted from its configuration, as Alpaca's card and the budget chapter count its states.
-    params = plan_shapes.param_count(budget.chapter_job(i, "full", "llama7b").shape)["total"]
+    params = budget.llama7b_config_params(i)
     memory = compute.training_memory_gb(params, per_param)
     return Recomputed(
         Figure.of(i.alpaca_gpus, "GPU", qualifier="A100"),

@@ -385,6 +385,12 @@ def lora_rebuilt(i: Inputs) -> dict[str, float]:
             "ratio": full / lora.total, "paper_ratio": i.lora_vram_full / i.lora_vram_lora}
 
 
+def llama7b_config_params(i: Inputs) -> float:
+    """LLaMA 7B's parameters as the planner counts them, from the model's configuration
+    (lib/data/models/llama-7b.json), beside the paper's rounded 6.7B (ft_example_params)."""
+    return plan_shapes.param_count(chapter_job(i, "full", "llama7b").shape)["total"]
+
+
 def gpt3_planner_params(i: Inputs) -> float:
     """GPT-3 175B's parameters as the planner counts them (GPT-2's architecture at the GPT-3 paper's sizes)."""
     return plan_shapes.param_count(plan_shapes.shape(gpt3_config(i)))["total"]
@@ -766,7 +772,8 @@ def rented_full_ft(i: Inputs) -> dict:
     memory = planned_memory(job)
     params = plan_shapes.param_count(job.shape)["total"]
     activations = memory.activations
-    per_gpu = plan_memory.parts(job)["peak"] / 1e9
+    parts = plan_memory.parts(job)
+    per_gpu = parts["peak"] / 1e9
     # What each GPU holds at that peak, when the backward pass starts (the gradients are not yet alive).
     at_peak = {name: value / 1e9 for name, value in plan_memory.peak_terms(job)["terms"].items()}
     if per_gpu > i.a100_80gb_memory:
@@ -783,7 +790,7 @@ def rented_full_ft(i: Inputs) -> dict:
             "states": sum(plan_memory.whole_states(job).values()) / 1e9,
             # the checkpoint to load: its 16-bit weights (the fp32 copy the job trains is made on the GPU)
             "params": params, "weights": params * i.bytes_fp16_weight / 1e9, "activations": activations, "per_gpu": per_gpu,
-            "at_peak": at_peak, "gradients_per_gpu": plan_memory.parts(job)["gradients"] / 1e9,
+            "at_peak": at_peak, "gradients_per_gpu": parts["gradients"] / 1e9,
             "node_price": node_price, "minutes": minutes, "cost": cost, "budget": usd, "share": usd / cost,
             "paid_minutes": paid, "headroom_minutes": max(paid - minutes, 0.0)}
 

@@ -51,11 +51,18 @@ def sourced(checked: Checked, lang: str) -> tuple[str, str]:
     if figure is None:
         return w["primary"], w["none_text" if checked.claim.stated.text is not None else "none"]
     if checked.result.evidence:
-        own = all(b.by == evidence_span.BOOK for b in checked.result.evidence)  # no publisher's estimate in it
-        return words(lang)["span"]["label_calculated" if own else "label"], shown(figure, lang)
+        return words(lang)["span"]["label_calculated" if is_books_own(checked) else "label"], shown(figure, lang)
     if is_calculated(checked):
         return w["calculated"], shown(figure, lang)
     return (w["secondary_sourced"] if checked.secondary else w["sourced"]), shown(figure, lang)
+
+
+def is_books_own(checked: Checked) -> bool:
+    """Whether the figure a claim is checked against is all the book's: every basis of its span the
+    book's own (lib.core.span.BOOK, no publisher's estimate in it), or the book's calculation."""
+    if checked.result.evidence:
+        return all(b.by == evidence_span.BOOK for b in checked.result.evidence)
+    return is_calculated(checked)
 
 
 def is_calculated(checked: Checked) -> bool:

@@ -69,8 +69,7 @@ def figures(i: Inputs) -> dict[str, Figure]:
         # the one model, and the example's settings
         "llama7b.params": Figure.of(i.ft_example_params, "parameter", compact=True, decimals=1),
         # the planner's count, from the model's configuration (lib/data/models/llama-7b.json)
-        "llama7b.config_params": Figure.of(plan_shapes.param_count(budget.chapter_job(i, "full", "llama7b").shape)["total"],
-                                           "parameter", compact=True, decimals=2),
+        "llama7b.config_params": Figure.of(budget.llama7b_config_params(i), "parameter", compact=True, decimals=2),
         "llama7b.tokens": Figure.of(i.llama7b_tokens, "token", compact=True, decimals=1),
         "seq_len": Figure.of(budget.EXAMPLE_SEQ_LEN, "token"),
         "flops_factor": Figure.of(i.flops_per_param_token, "count"),

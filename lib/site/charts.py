@@ -33,7 +33,7 @@ import pandas as pd
 import vl_convert as vlc
 from babel.numbers import get_decimal_symbol, get_group_symbol
 
-from lib.core import fmt
+from lib.core import fmt, sentences
 from lib.core.figure import LONG_HOURS
 from lib.core.words import words
 from lib.site import fonts, lab
@@ -455,23 +455,12 @@ def headline_cost_rows(checked, claim_ids: tuple[str, ...] = HEADLINE_CLAIMS) ->
                 continue
             if not figure.is_number or figure.unit != "USD":
                 raise ValueError(f"{cid}: the {kind} figure is not an amount in US dollars ({figure.unit})")
-            if kind == "sourced" and _book_s_own(c):
+            if kind == "sourced" and sentences.is_books_own(c):
                 kind = "calculated"
             elif kind == "sourced" and c.secondary:  # a claim no primary source was found for
                 kind = "secondary"
             rows.append({"claim": cid, "kind": kind, "figure": figure})
     return rows
-
-
-def _book_s_own(c) -> bool:
-    """Whether the figure a claim is checked against is all the book's calculation: every basis of its
-    span the book's own (lib.core.span.BOOK), or a figure the card calls the book's calculation."""
-    from lib.core import sentences
-    from lib.core.span import BOOK
-
-    if c.result.evidence:
-        return all(b.by == BOOK for b in c.result.evidence)
-    return sentences.is_calculated(c)
 
 
 def _tick_labels(values, lang: str, per: float | None = None) -> str:
