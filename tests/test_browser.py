@@ -653,8 +653,9 @@ def test_each_planner_control_changes_its_readout_to_what_lib_computes(tab, base
         utilisation = [controls["utilisation"], controls["utilisation"].locator("xpath=ancestor::label/following-sibling::input[1]")]
         assert [u.is_disabled() for u in utilisation] == [values["speed_by"] == "model"] * 2, f"after {name} = {value}"
         want = _planner_lines(lang, values | unmoved | typed, checkpointing)
-        written |= {k for k, v in _planner_readout(lang, values | unmoved | typed, checkpointing).items() if v}
-        ranged[values["speed_by"]] |= any(w.startswith(text["range"].split("{")[0]) for w in want)
+        shown = _planner_readout(lang, values | unmoved | typed, checkpointing)
+        written |= {k for k, v in shown.items() if v}
+        ranged[values["speed_by"]] |= any(shown[k] for k in ("speed_range", "time_range", "cost_range", "euros_range"))
         _readout_shows(page, chart, want, f"{name} = {value}")
         # In lib's order, top to bottom, after each move (Vega keeps each line's datum from one setting to the next).
         placed = chart.evaluate("el => [...el.querySelectorAll('g.mark-text.role-mark text')]"

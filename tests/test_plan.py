@@ -521,6 +521,41 @@ def test_the_speed_range_is_the_residuals_of_rows_no_constant_came_from(monkeypa
     assert taken not in {r.row.key for r in validation.range_rows()}
 
 
+def test_the_peak_range_is_the_residuals_of_published_peaks_of_recipes_the_planner_models(monkeypatch):
+    """The peak's range is the least and the most of measured ÷ predicted over the exact, predicted peaks whose
+    recipe lists nothing the planner does not model, never typed in; a row that lists something leaves it,
+    and a job whose range straddles a GPU's memory says so (speed.fit_margin), both ways."""
+    from lib.plan import published, validation
+
+    rows = validation.peak_range_rows()
+    assert rows and all(r.row.quantity == "peak" and r.predicted and r.bound == "exact" and not r.row.differs
+                        for r in rows)
+    excluded = [r for r in validation.residuals() if r.row.quantity == "peak" and r.predicted and r.bound == "exact"
+                and r.row.differs]
+    assert excluded  # the torchtune recipes: a paged, quantised optimiser, a compiled or chunked loss…
+    low, high = validation.peak_range()
+    assert (low, high) == (min(r.measured / r.predicted for r in rows), max(r.measured / r.predicted for r in rows))
+    assert low < 1 < high
+    assert speed.peak_range(100e9) == pytest.approx((100e9 * low, 100e9 * high))
+    # A row that lists a difference leaves the range.
+    first = rows[0].row
+    changed = tuple(dataclasses.replace(r, differs=("a fused optimiser",)) if r.key == first.key else r
+                    for r in published.load())
+    validation.residuals.cache_clear()
+    monkeypatch.setattr(published, "load", lambda *a: changed)
+    try:
+        assert first.key not in {r.row.key for r in validation.peak_range_rows()}
+    finally:
+        monkeypatch.undo()
+        validation.residuals.cache_clear()
+    # Where the range straddles the H100's memory, the margin says which end disagrees with the figure.
+    h100 = gpu("h100-sxm")
+    room = speed.capacity_bytes(h100, load_inputs()) - speed.CUDA_CONTEXT_GB * 1e9  # what a peak may take
+    assert speed.fits(room * 0.999, h100) and speed.fit_margin(room * 0.999, h100) == "not_at_top"
+    assert speed.fits(room * 1.001, h100) is False and speed.fit_margin(room * 1.001, h100) == "at_bottom"
+    assert speed.fit_margin(room / high * 0.999, h100) == speed.fit_margin(room / low * 1.001, h100) == ""
+
+
 # ---------------------------------------------------------------- a node, optimisers, accumulation, price (issue 38)
 
 def _node(**kw):

@@ -45,6 +45,10 @@ GRID = [(model, method, targets, SEQS[k % 5], BATCHES[k % 4], RANKS[k % 3], ckpt
          PRICES[k % 13 % 5])
         for k, (model, method, targets, ckpt, attention) in enumerate(itertools.product(
             MODELS, memory.METHODS, planner.TARGETS, (False, True), memory.ATTENTIONS))]
+# Two jobs whose peak's range straddles the H100's memory (lib.plan.speed.fit_margin): LLaMA 7B all in bf16,
+# 13 and 14 sequences of 512 tokens; the first fits but not at its range's top, the second would at its bottom.
+GRID += [("llama-7b", "full-bf16", "qv", 512, batch, 8, False, "sdpa", "h100-sxm", 8, "model", I.palm_mfu, 1, "ddp",
+          "adamw", 1, 0) for batch in (13, 14)]
 COLUMNS = ["model", "method", "targets", "seq", "batch", "rank", "checkpointing", "attention", "gpu", "tokens", "speed_by",
            "utilisation", "gpus", "sharding", "optimizer", "grad_accum", "price"]
 
@@ -123,6 +127,13 @@ def test_the_page_s_readout_computes_what_lib_plan_computes_on_a_grid(lang):
             timed = bool(r[key]) and r[key] not in (text["no_fit_time"], text["no_peak"], text["no_price"], text["no_link"])
             assert bool(r[f"{key}_range"]) == (timed and speed_by == "model"), (key, r)
     assert any(r["speed_range"] for r in rows) and any(r["speed"] and not r["speed_range"] for r in rows)
+    # The peak's range under every computed peak, and where it says otherwise than the peak whether the job
+    # fits, a line that says so, both ways.
+    assert all(bool(r["peak_range"]) == bool(r["peak"]) for r in rows)
+    for key in ("not_at_top", "at_bottom"):
+        head = text[f"fit_{key}"].split("{")[0]
+        assert any(r["fit_margin"].startswith(head) for r in rows), key
+    assert all(not r["fit_margin"] or r["fits"] for r in rows)
     # A job that does not fit the GPU: one line that says so, and no speed, time or cost.
     no_fit = text["no_fit"].split("{")[0]
     unfit = [r for r in rows if r["fits"].startswith(no_fit) and not r["paging"]]

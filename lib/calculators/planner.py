@@ -78,12 +78,13 @@ TERMS = ("weights", "adapters", "optimizer", "buffers", "activations", "autocast
          "gradients", "layer_activations")
 TERM_LINES = tuple(f"term_{k}" for k in TERMS)
 # The readout's lines: on a node, that each part is one GPU's; the parts and the peak, then the peak as the
-# sum of what is alive at it; each ranged figure is followed by its range (empty at a utilisation the reader
+# sum of what is alive at it; each ranged figure (the peak, by its measured error; the speed and what follows
+# from it, by the speed model's) is followed by its range (empty at a utilisation the reader
 # sets); a step's global batch; the price (the reader's with the book's beside it); a warning for a sequence
 # beyond the model's positions (computed, as transformers runs it); the last three are notes, empty but for
 # the jobs they are about (notes).
-LINES = ("node", "weights", "adapters", "gradients", "optimizer", "activations", "buffers", "peak", "alive",
-         "alive_more", *TERM_LINES, "fits", "paging", "speed", "speed_range", "time", "time_range", "cost", "cost_range",
+LINES = ("node", "weights", "adapters", "gradients", "optimizer", "activations", "buffers", "peak", "peak_range",
+         "alive", "alive_more", *TERM_LINES, "fits", "fit_margin", "paging", "speed", "speed_range", "time", "time_range", "cost", "cost_range",
          "euros", "euros_range", "global_batch", "price", "price_book", "price_from", "warning", "warning_more",
          "experts", "measured", "measured_more")
 TIME_LINES = ("speed", "speed_range", "time", "time_range", "cost", "cost_range", "euros", "euros_range", "price",
@@ -238,6 +239,11 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     context = Figure.of(speed.CUDA_CONTEXT_GB, "GB").format(lang)
     lines["fits"] = (text["fits_unknown"] if run["fits"] is None else text["fits" if run["fits"] else "no_fit"]).format(
         context=context, memory=Figure.of(gpu_memory(g, i) or 0, "GB").format(lang))
+    low, high = speed.peak_range(parts["peak"])
+    lines["peak_range"] = text["range"].format(range=Figure.memory_range(low / 1e9, high / 1e9).format(lang))
+    margin = run["fit_margin"]
+    lines["fit_margin"] = text[f"fit_{margin}"].format(
+        peak=Figure.memory((high if margin == "not_at_top" else low) / 1e9).format(lang)) if margin else ""
     lines["paging"] = text["paging"] if run["fits_with_paging"] else ""
     lines["global_batch"] = text["global_batch"].format(global_batch=count(j.global_batch), seq=count(j.seq))
     warned = dict.fromkeys(("warning", "warning_more"), "")
@@ -574,6 +580,7 @@ def fields(i: Inputs) -> dict[str, str]:
     gpus = load_gpus()
     rate = ecb_rate("USD", i.budget_rate_date)
     low, high = validation.speed_range()
+    peak_low, peak_high = validation.peak_range()
     adapted = f"({sig['method']} == 'lora' || {sig['method']} == 'qlora')"
     stored = pick(sig["attention"], {a: json.dumps(memory.stored_attention(a)) for a in memory.ATTENTIONS}, expr=True)
     act_key = f"({adapted} ? ({sig['targets']} == 'all' ? 'lora-all' : datum.m.qv_key) : 'full') + '.' + {stored}"
@@ -669,6 +676,12 @@ def fields(i: Inputs) -> dict[str, str]:
         # a job that does not fit either way, a GPU whose peak is unverified, or a node whose interconnect is,
         # has no time or cost (lib.plan.speed.on_gpu).
         "fit": f"(datum.capacity < 0 ? -1 : datum.peak_bytes + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity ? 1 : 0)",
+        # the peak's range, by its measured error (lib.plan.speed.peak_range), and where it says otherwise
+        # than the peak whether the job fits (lib.plan.speed.fit_margin)
+        "peak_low": f"datum.peak_bytes * {peak_low!r}",
+        "peak_high": f"datum.peak_bytes * {peak_high!r}",
+        "margin": f"(datum.fit == 1 && datum.peak_high + {speed.CUDA_CONTEXT_GB!r} * 1e9 > datum.capacity ? 'not_at_top' :"
+                  f" datum.fit == 0 && datum.peak_low + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity ? 'at_bottom' : '')",
         "paged": f"indexof({json.dumps(list(memory.PAGED))}, {sig['optimizer']}) >= 0 && datum.fit == 0 &&"
                  f" datum.peak_bytes - datum.optimizer_bytes + {speed.CUDA_CONTEXT_GB!r} * 1e9 <= datum.capacity",
         "by_model": f"{sig['speed_by']} == 'model'",
@@ -813,6 +826,10 @@ def lines(lang: str, inputs: Inputs | None = None) -> dict[str, str]:
     fits = lambda key: template(text[key], context=context, memory=gpu_gb)  # noqa: E731
     out["fits"] = f"(datum.fit < 0 ? {fits('fits_unknown')} : datum.fit ? {fits('fits')} : {fits('no_fit')})"
     out["paging"] = f"(datum.paged ? {quoted(text['paging'])} : '')"
+    out["peak_range"] = template(text["range"], range=charts.memory_range_expr("datum.peak_low / 1e9", "datum.peak_high / 1e9", lang))
+    margin = lambda key, end: template(text[f"fit_{key}"], peak=charts.memory_expr(f"datum.peak_{end} / 1e9", lang))  # noqa: E731
+    out["fit_margin"] = (f"(datum.margin == 'not_at_top' ? {margin('not_at_top', 'high')} :"
+                         f" datum.margin == 'at_bottom' ? {margin('at_bottom', 'low')} : '')")
     mfu = charts.percent_expr("datum.mfu", lang)
     tps = lambda value: template(text["per_second"], tps=charts.count_expr(value, "token", lang))  # noqa: E731
 

@@ -117,6 +117,22 @@ def _yes(fits: bool, first: bool = False) -> dict[str, str]:
     return {lang: w[:1].upper() + w[1:] for lang, w in word.items()} if first else word
 
 
+def _peak_range(i: Inputs, peak_gb: float) -> tuple[Figure, dict[str, str]]:
+    """A peak's range on one H100 SXM by the planner's measured error (lib.plan.speed.peak_range), and the
+    clause that says where that range says otherwise than the peak whether it fits (speed.fit_margin; empty
+    where the whole range agrees), in both languages."""
+    from lib.plan import speed
+    from lib.plan.gpus import load_gpus
+
+    low, high = speed.peak_range(peak_gb * 1e9)
+    margin = speed.fit_margin(peak_gb * 1e9, load_gpus()["h100-sxm"], i)
+    if not margin:
+        return Figure.memory_range(low / 1e9, high / 1e9), {"es": "", "en": ""}
+    end = Figure.memory((high if margin == "not_at_top" else low) / 1e9)
+    return Figure.memory_range(low / 1e9, high / 1e9), {
+        lang: words(lang)["answers"]["words"][f"fit_{margin}"].format(peak=end.format(lang)) for lang in ("es", "en")}
+
+
 def budget_buys(i: Inputs) -> Answer:
     """What the first article's budget buys: hours of one H100 SXM (the GPU the book's memory and
     throughput figures are for; the cheaper, slower PCIe gives the range's top), and what LoRA
@@ -131,6 +147,7 @@ def budget_buys(i: Inputs) -> Answer:
     full = _row(i, "full", "llama7b")
     node = budget.rented_full_ft(i)
     alpaca = budget.rented_full_ft_figures(i, node)
+    full_range, full_margin = _peak_range(i, full["memory"])
     return Answer("budget_buys", Figure.of(sxm, "hour", decimals=1),
                   Figure.between(min(sxm, pcie), max(sxm, pcie), "hour", decimals=1), {
                       "lora_yes": _yes(lora["fits"] and lora["tokens"] > 0, first=True),
@@ -147,6 +164,8 @@ def budget_buys(i: Inputs) -> Answer:
                       "one_gpu": _yes(full["fits"]),
                       "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
                       "full_memory": Figure.memory(full["memory"]),
+                      "full_range": full_range,
+                      "full_margin": full_margin,
                       "node": _yes(node["budget"] >= node["cost"]),
                       "node_gpus": alpaca["node_gpus"],
                       "alpaca_hours": alpaca["hours"],
@@ -159,16 +178,21 @@ def budget_buys(i: Inputs) -> Answer:
 
 def full_ft_fits(i: Inputs) -> Answer:
     """Whether a full fine-tuning of LLaMA 7B fits one H100, in both precisions: its peak by the planner in
-    mixed precision (the budget chapter's table, the central figure) and with everything in bf16 (the
-    range's other end)."""
+    mixed precision (the budget chapter's table, the central figure, its range by the planner's measured
+    error) and with everything in bf16, each with that range."""
     row, bf16 = _row(i, "full", "llama7b"), budget.full_bf16(i, "llama7b")
     memory = Figure.memory(row["memory"])
-    return Answer("full_ft_fits", memory, Figure.between(bf16["memory"], row["memory"], "GB", decimals=1), {
+    (memory_range, margin), (bf16_range, bf16_margin) = _peak_range(i, row["memory"]), _peak_range(i, bf16["memory"])
+    return Answer("full_ft_fits", memory, memory_range, {
         "memory": memory,
+        "memory_range": memory_range,
+        "margin": margin,
         "gpu_memory": Figure.of(i.h100_sxm_memory, "GB"),
         "fits": _word("fits" if row["fits"] else "no_fit"),
         "bf16_memory": Figure.memory(bf16["memory"]),
         "bf16_fits": _word("fits" if bf16["fits"] else "no_fit"),
+        "bf16_range": bf16_range,
+        "bf16_margin": bf16_margin,
     })
 
 

@@ -766,7 +766,7 @@ def lora_gptoss_20b(i, c):
 def lora_gptoss_120b(i, c):
     from lib.plan import memory as plan_memory
     from lib.plan.gpus import load_gpus, memory
-    from lib.plan.speed import fits
+    from lib.plan.speed import fits, peak_range
 
     claim = c["A1-lora-gptoss-120b"]
     _stated_lora_time(claim)
@@ -783,6 +783,7 @@ def lora_gptoss_120b(i, c):
         "weights": Figure.of(weights, "GB", decimals=0),
         "over": Figure.of(weights / gpu_gb, "times", decimals=1),
         "peak": Figure.of(peak, "GB", decimals=0),
+        "peak_range": Figure.between(*(end / 1e9 for end in peak_range(peak * 1e9)), "GB", decimals=0),
         "layers": Figure.of(job.shape.layers, "layer"), "experts": Figure.of(job.shape.experts, "count"),
         "layers_20b": Figure.of(gptoss_ft_job(i).shape.layers, "count"),
         "experts_20b": Figure.of(gptoss_ft_job(i).shape.experts, "count"),

@@ -46,6 +46,14 @@ class Figure:
         return cls.of(gb, "GB", decimals=1) if gb >= 1 or gb == 0 else cls.of(gb * 1e3, "MB", decimals=1)
 
     @classmethod
+    def memory_range(cls, low_gb: float, high_gb: float) -> "Figure":
+        """A range of memory in one unit, chosen by the high end as `memory` chooses it: 102,6–114,0 GB, but
+        3,8–4,2 MB. charts.memory_range_expr is its Vega twin."""
+        if high_gb >= 1 or high_gb == 0:
+            return cls.between(low_gb, high_gb, "GB", decimals=1)
+        return cls.between(low_gb * 1e3, high_gb * 1e3, "MB", decimals=1)
+
+    @classmethod
     def duration(cls, hours: float) -> "Figure":
         """A time as duration_range writes it: 52,1 horas, 18,0 minutos, 1.544.727 horas."""
         return cls.duration_range(hours, hours)

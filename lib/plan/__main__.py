@@ -125,6 +125,7 @@ def plan(args: argparse.Namespace) -> dict:
                        "gpus": job.gpus, "sharding": job.sharding, "micro_batch": job.batch, "grad_accum": job.grad_accum,
                        "global_batch": job.global_batch, "tokens_per_step": job.step_tokens},
            "memory_gb": {k: parts[k] / 1e9 for k in PARTS},
+           "peak_range_gb": [end / 1e9 for end in speed.peak_range(parts["peak"])],
            "peak_moment": alive["moment"], "peak_terms_gb": {k: v / 1e9 for k, v in alive["terms"].items()},
            "warnings": [w for w, _ in memory.warnings(job)]}
     args.warned, args.job = memory.warnings(job), job
@@ -166,13 +167,19 @@ def table(result: dict, args: argparse.Namespace) -> str:
         lines.append(f"  {w['parts'][key]:<40} {_gb(result['memory_gb'][key], lang):>10}")
     terms = " + ".join(f"{w['terms'][k]} {_gb(v, lang)}" for k, v in result["peak_terms_gb"].items())
     lines += ["", w["peak_sum"].format(moment=w["moments"][result["peak_moment"]], terms=terms,
-                                       peak=_gb(result["memory_gb"]["peak"], lang))]
+                                       peak=_gb(result["memory_gb"]["peak"], lang)),
+              w["peak_range"].format(range=Figure.memory_range(*result["peak_range_gb"]).format(lang))]
     if "gpu" in result:
         gpu = find_gpu(result["gpu"])
         answer = w["unknown"] if result["fits"] is None else w["yes" if result["fits"] else "no"]
         memory_text = Figure.of(gpu.memory_gb, "GB").format(lang) if gpu.memory_gb else "—"
         lines += ["", w["fits"].format(gpu=gpu.name, memory=memory_text, answer=answer,
                                        context=Figure.of(result["cuda_context_gb"], "GB").format(lang))]
+        margin = result["fit_margin"]
+        if margin:
+            low, high = result["peak_range_gb"]
+            lines.append(words(lang)["calculator_plan"][f"fit_{margin}"].format(
+                peak=_gb(high if margin == "not_at_top" else low, lang)) + ".")
         if result["fits_with_paging"]:
             lines.append(w["paging"].format(states=_gb(result["memory_gb"]["optimizer"], lang)))
         shown = {"gpu": gpu.name, "mfu": Figure.of(result["mfu"], "fraction", decimals=1).format(lang)}

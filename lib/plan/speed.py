@@ -77,6 +77,27 @@ def fits(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> bool | None:
     return peak_bytes + CUDA_CONTEXT_GB * 1e9 <= capacity
 
 
+def peak_range(peak_bytes: float) -> tuple[float, float]:
+    """The peak's range (low, high), in bytes: the peak times the factors of its measured error against
+    published peaks (validation.peak_range)."""
+    low, high = validation.peak_range()
+    return peak_bytes * low, peak_bytes * high
+
+
+def fit_margin(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> str:
+    """Whether the peak's range says otherwise than its figure (`fits`): "not_at_top" where the peak fits
+    but the top of its range does not, "at_bottom" where it does not fit but the bottom of its range would;
+    "" where the whole range agrees with the figure, or the GPU's memory is unverified."""
+    i = load_inputs() if i is None else i
+    fit = fits(peak_bytes, gpu, i)
+    low, high = peak_range(peak_bytes)
+    if fit and not fits(high, gpu, i):
+        return "not_at_top"
+    if fit is False and fits(low, gpu, i):
+        return "at_bottom"
+    return ""
+
+
 RANGED = ("tokens_per_second", "hours", "cost_usd", "cost_eur")
 
 
@@ -121,15 +142,16 @@ def speed(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs
 
 def on_gpu(job: Job, gpu: Gpu, tokens: float, mfu: float | None = None, i: Inputs | None = None,
            price_usd: float | None = None) -> dict:
-    """Whether the job fits each GPU (`fits`), whether it runs by paging its optimizer's states where it does
+    """Whether the job fits each GPU (`fits`), whether its peak's range says otherwise (`fit_margin`), whether it runs by paging its optimizer's states where it does
     not (`fits_with_paging`: its speed is then the model's without the paging's traffic, a lower bound on the
     time), and its speed, hours and cost there (`speed`); where it does not fit either way, those are None: no
     number of hours trains a job the GPU cannot hold. Where its memory is unverified (`fits` None), they are
     given."""
     i = load_inputs() if i is None else i
-    fit = fits(parts(job)["peak"], gpu, i)
+    peak = parts(job)["peak"]
+    fit = fits(peak, gpu, i)
     paging = fits_with_paging(job, gpu, i)
     out = {"fits_with_paging": paging} | speed(job, gpu, tokens, mfu, i, price_usd)
     if fit is False and not paging:
         out |= {k: None for k in out if k.split("_")[0] in ("tokens", "hours", "cost")}
-    return {"fits": fit} | out
+    return {"fits": fit, "fit_margin": fit_margin(peak, gpu, i)} | out

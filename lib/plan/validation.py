@@ -83,3 +83,18 @@ def speed_range() -> tuple[float, float]:
     low, _ = step_time.range_from_residuals([(r.predicted, r.measured) for r in rows])
     _, high = step_time.range_from_residuals([(r.predicted, r.measured) for r in rows if r.bound == "exact"])
     return low, high
+
+
+def peak_range_rows() -> tuple[published.Residual, ...]:
+    """The peak rows the memory's range is taken from: a measured peak (not a bound), predicted, of a recipe
+    the planner models in full (nothing under `differs`). A recipe with a saving the planner does not model
+    (a paged, quantised optimiser, a compiled or chunked loss) measures that saving, not the planner's error."""
+    return tuple(r for r in residuals() if r.row.quantity == "peak" and r.predicted is not None
+                 and r.bound == "exact" and not r.row.differs and r.row.use == "test")
+
+
+@cache
+def peak_range() -> tuple[float, float]:
+    """The factors (low, high) the planner's peak is multiplied by for its range: the least and the most of
+    measured ÷ predicted over peak_range_rows() (step_time.range_from_residuals)."""
+    return step_time.range_from_residuals([(r.predicted, r.measured) for r in peak_range_rows()])

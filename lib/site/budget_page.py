@@ -273,7 +273,8 @@ def memory_table(i: Inputs, lang: str) -> str:
     head = [w["head"]["part"]] + [w["jobs"][job] for job in budget.JOBS]
     rows = [f"| {' | '.join(head)} |", "|---|" + "---:|" * len(budget.JOBS)]
     for part in ("weights", "gradients", "optimizer", "activations", "adapters", "total"):
-        cells = [Figure.memory(scales[job]["memory"].parts()[part]).format(lang) for job in budget.JOBS]
+        values = [scales[job]["memory"].parts()[part] for job in budget.JOBS]
+        cells = [memory_ranged(v, lang) if part == "total" else Figure.memory(v).format(lang) for v in values]
         rows.append("| " + " | ".join([w["parts"][part], *cells]) + " |")
     return "\n".join(rows)
 
@@ -300,13 +301,20 @@ def buys_table(i: Inputs, lang: str) -> str:
     rows = [f"| {h['job']} | {h['model']} | {h['memory']} | {h['one_gpu']} | {h['utilisation']} | {h['tokens']} "
             f"| {h['h100_hours']} | {h['cost']} | {h['bought']} |", "|---|---|---:|---|---:|---:|---:|---:|---:|"]
     for r in budget.what_budget_buys(i):
-        cells = [w["jobs"][r["job"]], w["models"][r["model"]], Figure.memory(r["memory"]).format(lang),
-                 w["fits"] if r["fits"] else w["no_fit"], _pct(r["mfu"]).format(lang),
+        margin = plan_speed.fit_margin(r["memory"] * 1e9, load_gpus()["h100-sxm"], i)
+        cells = [w["jobs"][r["job"]], w["models"][r["model"]], memory_ranged(r["memory"], lang),
+                 w[f"fit_{margin}" if margin else "fits" if r["fits"] else "no_fit"], _pct(r["mfu"]).format(lang),
                  Figure.of(r["tokens"], "token", compact=True, decimals=1).format(lang),
                  _ranged(r, "hours", "hour", lang, decimals=1), _ranged(r, "cost", "USD", lang, decimals=2),
                  _ranged(r, "bought", "token", lang, compact=True, decimals=1) if r["fits"] else w["none"]]
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
+
+
+def memory_ranged(gb: float, lang: str) -> str:
+    """A table cell: the planner's peak with its range in brackets, by its measured error (speed.peak_range)."""
+    low, high = plan_speed.peak_range(gb * 1e9)
+    return f"{Figure.memory(gb).format(lang)} ({Figure.memory_range(low / 1e9, high / 1e9).format(lang)})"
 
 
 def _ranged(row: dict, key: str, unit: str, lang: str, **style) -> str:
@@ -367,13 +375,15 @@ def measured_table(i: Inputs, lang: str, folder=None) -> str:
 def published_table(lang: str) -> str:
     """The planner against every published training measurement (lib/data/plan/published.toml), time and
     peak: the row's configuration, what was measured, the planner's figure, the published one, the
-    residual (planner − published) ÷ published, and whether a constant of the planner came from the row.
+    residual (planner − published) ÷ published, and whether a constant of the planner came from the row; a
+    peak the planner's range is taken from (validation.peak_range_rows) says so.
     Time is compared as tokens a second per GPU; a row the planner cannot express shows none."""
     w, plan = words(lang)["budget"], words(lang)["calculator_plan"]
     v, h = w["validation"], w["head"]
     rows = [f"| {h['configuration']} | {v['quantity']} | {h['planner']} | {h['published']} | {h['residual']} "
             f"| {v['constant']} |", "|---|---|---:|---:|---:|---|"]
     taken, gpus = validation.constant_rows(), load_gpus()
+    ranged = {r.row.key for r in validation.peak_range_rows()}
     for r in validation.residuals():
         row = r.row
         gpu = gpus[row.gpu].name if row.gpu in gpus else v["unlisted_gpus"][row.gpu]
@@ -387,7 +397,7 @@ def published_table(lang: str) -> str:
             published = v["at_most"].format(value=published)
         missing = r.predicted is None
         cells = [v["config"].format(model=plan["models"].get(row.model, row.model), method=plan["methods"][row.method], gpu=gpu),
-                 v["quantities"]["peak" if row.quantity == "peak" else "time"],
+                 v["quantities"]["time" if row.quantity != "peak" else "peak_ranged" if row.key in ranged else "peak"],
                  w["none"] if missing else shown(r.predicted).format(lang), published,
                  w["none"] if missing else _pct(r.ratio - 1).format(lang),
                  w["agrees"]["yes" if row.key in taken else "no"]]
@@ -409,7 +419,17 @@ def speed_figures() -> dict[str, Figure]:
             "speed.residuals": Figure.between(min(ratios), max(ratios), "fraction", decimals=0),
             "speed.peak_rows": Figure.of(len(peaks), "count"),
             "speed.peak_residuals": Figure.between(min(peaks), max(peaks), "fraction", decimals=0),
-            "speed.constants_from_rows": Figure.of(len(validation.constant_rows()), "count")}
+            "speed.constants_from_rows": Figure.of(len(validation.constant_rows()), "count"),
+            **peak_figures(len(peaks))}
+
+
+def peak_figures(measured: int) -> dict[str, Figure]:
+    """The peak's range (lib.plan.validation.peak_range) and what it rests on: its factors, the published peaks
+    of recipes the planner models in full that give it, and how many of the `measured` peaks are not those."""
+    low, high = validation.peak_range()
+    rows = len(validation.peak_range_rows())
+    return {"peak.low": Figure.of(low, "times", decimals=2), "peak.high": Figure.of(high, "times", decimals=2),
+            "peak.rows": Figure.of(rows, "count"), "peak.others": Figure.of(measured - rows, "count")}
 
 
 def dated(value) -> Figure:

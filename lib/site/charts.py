@@ -924,6 +924,14 @@ def memory_expr(value: str, lang: str) -> str:
     return f"(({value}) >= 1 || ({value}) == 0 ? {gb} : {mb})"
 
 
+def memory_range_expr(low: str, high: str, lang: str) -> str:
+    """A Vega expression writing a range of memory as Figure.memory_range does: in GB where the high end is
+    1 GB or more (or 0), else in MB, one decimal."""
+    gb = range_expr(low, high, "GB", lang, 1)
+    mb = range_expr(f"({low}) * 1e3", f"({high}) * 1e3", "MB", lang, 1)
+    return f"(({high}) >= 1 || ({high}) == 0 ? {gb} : {mb})"
+
+
 # ---------------------------------------------------------------- expressions of the compute calculator
 
 def _superscript_expr(text: str) -> str:
