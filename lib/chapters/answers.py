@@ -27,6 +27,8 @@ from lib.core.figure import Figure
 from lib.core.span import BOOK, Basis
 from lib.core.inputs import Inputs, once_per_inputs
 from lib.core.words import words
+from lib.plan import speed
+from lib.plan.gpus import load_gpus
 
 # The runs the book prices on the one basis, and the chip each ran on.
 PAST_RUNS = ("opt", "llama", "palm", "gpt3")
@@ -121,9 +123,6 @@ def _peak_range(i: Inputs, peak_gb: float) -> tuple[Figure, dict[str, str]]:
     """A peak's range on one H100 SXM by the planner's measured error (lib.plan.speed.peak_range), and the
     clause that says where that range says otherwise than the peak whether it fits (speed.fit_margin; empty
     where the whole range agrees), in both languages."""
-    from lib.plan import speed
-    from lib.plan.gpus import load_gpus
-
     low, high = speed.peak_range(peak_gb * 1e9)
     margin = speed.fit_margin(peak_gb * 1e9, load_gpus()["h100-sxm"], i)
     if not margin:
