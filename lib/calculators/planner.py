@@ -243,7 +243,7 @@ def readout(lang: str, model: str, method: str, rank: int, targets: str, seq: in
     lines["peak_range"] = text["range"].format(range=Figure.memory_range(low / 1e9, high / 1e9).format(lang))
     margin = run["fit_margin"]
     lines["fit_margin"] = text[f"fit_{margin}"].format(
-        peak=Figure.memory((high if margin == "not_at_top" else low) / 1e9).format(lang)) if margin else ""
+        peak=Figure.memory(speed.margin_end(parts["peak"], margin) / 1e9).format(lang)) if margin else ""
     lines["paging"] = text["paging"] if run["fits_with_paging"] else ""
     lines["global_batch"] = text["global_batch"].format(global_batch=count(j.global_batch), seq=count(j.seq))
     warned = dict.fromkeys(("warning", "warning_more"), "")

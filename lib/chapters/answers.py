@@ -127,7 +127,7 @@ def _peak_range(i: Inputs, peak_gb: float) -> tuple[Figure, dict[str, str]]:
     margin = speed.fit_margin(peak_gb * 1e9, load_gpus()["h100-sxm"], i)
     if not margin:
         return Figure.memory_range(low / 1e9, high / 1e9), {"es": "", "en": ""}
-    end = Figure.memory((high if margin == "not_at_top" else low) / 1e9)
+    end = Figure.memory(speed.margin_end(peak_gb * 1e9, margin) / 1e9)
     return Figure.memory_range(low / 1e9, high / 1e9), {
         lang: words(lang)["answers"]["words"][f"fit_{margin}"].format(peak=end.format(lang)) for lang in ("es", "en")}
 

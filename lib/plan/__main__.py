@@ -177,9 +177,8 @@ def table(result: dict, args: argparse.Namespace) -> str:
                                        context=Figure.of(result["cuda_context_gb"], "GB").format(lang))]
         margin = result["fit_margin"]
         if margin:
-            low, high = result["peak_range_gb"]
             lines.append(words(lang)["calculator_plan"][f"fit_{margin}"].format(
-                peak=_gb(high if margin == "not_at_top" else low, lang)) + ".")
+                peak=_gb(speed.margin_end(result["memory_gb"]["peak"] * 1e9, margin) / 1e9, lang)) + ".")
         if result["fits_with_paging"]:
             lines.append(w["paging"].format(states=_gb(result["memory_gb"]["optimizer"], lang)))
         shown = {"gpu": gpu.name, "mfu": Figure.of(result["mfu"], "fraction", decimals=1).format(lang)}

@@ -98,6 +98,12 @@ def fit_margin(peak_bytes: float, gpu: Gpu, i: Inputs | None = None) -> str:
     return ""
 
 
+def margin_end(peak_bytes: float, margin: str) -> float:
+    """The end of the peak's range that a fit_margin names, in bytes: the top for "not_at_top", else the bottom."""
+    low, high = peak_range(peak_bytes)
+    return high if margin == "not_at_top" else low
+
+
 RANGED = ("tokens_per_second", "hours", "cost_usd", "cost_eur")
 
 
