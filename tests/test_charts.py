@@ -3,8 +3,10 @@ bar, the axis ticks) is checked against lib, by rendering each chart with vl-con
 
 import html
 import json
+import math
 import re
 
+import nbformat
 import pytest
 import vl_convert as vlc
 
@@ -15,7 +17,7 @@ from lib.core.inputs import load_inputs
 from lib.core.words import words
 from lib.chapters.article1 import opt_cost_scenarios
 
-from .conftest import LANGS
+from .conftest import LANGS, ROOT
 
 
 def svg_text(chart, lang: str) -> list[str]:
@@ -263,16 +265,59 @@ def test_each_headline_cost_s_value_is_written_inside_the_plot(lang):
 PHONE_COLUMN = 358
 
 
-def _translate(node) -> tuple[float, float]:
-    found = re.search(r"translate\(([-\d.e]+),\s*([-\d.e]+)\)", node.get("transform", ""))
-    return (float(found.group(1)), float(found.group(2))) if found else (0.0, 0.0)
+def _transform(node, outer: tuple) -> tuple:
+    """The affine map (a, b, c, d, e, f: x' = a·x + c·y + e, y' = b·x + d·y + f) of `node` within its
+    parent's `outer`, from its translate() and rotate() (all vl-convert writes)."""
+    a, b, c, d, e, f = outer
+    for name, args in re.findall(r"(translate|rotate)\(([^)]*)\)", node.get("transform", "")):
+        values = [float(v) for v in re.split(r"[\s,]+", args.strip())]
+        if name == "translate":
+            x, y = values[0], values[1] if len(values) > 1 else 0.0
+            e, f = a * x + c * y + e, b * x + d * y + f
+        else:
+            cos, sin = math.cos(math.radians(values[0])), math.sin(math.radians(values[0]))
+            a, b, c, d = a * cos + c * sin, b * cos + d * sin, -a * sin + c * cos, -b * sin + d * cos
+    return a, b, c, d, e, f
+
+
+def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+def _path_points(d: str) -> list[list[tuple[float, float]]] | None:
+    """The polylines of a path made of straight segments (M, L, H, V, Z, absolute or relative); None for
+    one with curves (a point's symbol, a rounded bar)."""
+    if re.search(r"[AaCcQqSsTt]", d):
+        return None
+    polylines, x, y, start = [], 0.0, 0.0, (0.0, 0.0)
+    for command, args in re.findall(r"([MmLlHhVvZz])([^MmLlHhVvZz]*)", d):
+        values = [float(v) for v in re.findall(r"-?[\d.]+(?:e-?\d+)?", args)]
+        if command in "Zz":
+            polylines[-1].append(start)
+            x, y = start
+            continue
+        step = 1 if command in "HhVv" else 2
+        for n in range(0, len(values), step):
+            relative = command.islower()
+            if command in "Hh":
+                x = x * relative + values[n]
+            elif command in "Vv":
+                y = y * relative + values[n]
+            else:
+                x, y = x * relative + values[n], y * relative + values[n + 1]
+            if command in "Mm" and n == 0:
+                start = (x, y)
+                polylines.append([])
+            polylines[-1].append((x, y))
+    return polylines
 
 
 def svg_geometry(svg: str) -> tuple[list[tuple], list[tuple], float]:
-    """From vl-convert's SVG: every drawn line ((x1, y1, x2, y2), rules, connectors, grid and axis
-    lines alike), every text's box ((left, top, right, bottom, text), one per line of a title,
-    measured in the charts' font: lib.site.fonts.text_width, ascent and descent of 0.76 and 0.24 of
-    its size about its baseline) in the SVG's px, and the SVG's width."""
+    """From vl-convert's SVG: every drawn straight line ((x1, y1, x2, y2): rules, connectors, grid and
+    axis lines, a line mark's segments, the plot's frame), every text's box ((left, top, right, bottom,
+    text), one per line of a title, measured in the charts' font: lib.site.fonts.text_width, ascent and
+    descent of 0.76 and 0.24 of its size about its baseline; a rotated one, its box as drawn) in the
+    SVG's px, and the SVG's width. A filled shape (a bar, a point's symbol) is not a line."""
     import xml.etree.ElementTree as ET
 
     from lib.site import fonts
@@ -280,45 +325,66 @@ def svg_geometry(svg: str) -> tuple[list[tuple], list[tuple], float]:
     root = ET.fromstring(svg)
     lines, texts = [], []
 
-    def walk(node, x0, y0):
-        dx, dy = _translate(node)
-        x, y = x0 + dx, y0 + dy
+    def walk(node, outer):
+        m = _transform(node, outer)
         tag = node.tag.rsplit("}", 1)[-1]
-        if tag == "line" and node.get("opacity", "1") != "0":
-            lines.append((x + float(node.get("x1", 0)), y + float(node.get("y1", 0)),
-                          x + float(node.get("x2", 0)), y + float(node.get("y2", 0))))
+        if node.get("opacity", "1") == "0" or node.get("display") == "none":
+            return
+        if tag == "line":
+            lines.append((*_apply(m, float(node.get("x1", 0)), float(node.get("y1", 0))),
+                          *_apply(m, float(node.get("x2", 0)), float(node.get("y2", 0)))))
+            return
+        if tag == "path":
+            stroked = node.get("stroke") not in (None, "none", "transparent") and node.get("fill") in (None, "none")
+            for polyline in (_path_points(node.get("d", "")) or []) if stroked else []:
+                lines.extend((*_apply(m, *p), *_apply(m, *q)) for p, q in zip(polyline, polyline[1:]))
             return
         if tag == "text":
             size = float(node.get("font-size", "12px").rstrip("px"))
             bold = node.get("font-weight") == "bold"
             anchor = node.get("text-anchor", "start")
             spans = list(node) or [node]
-            base = y
+            base = 0.0
             for n, span in enumerate(spans):
                 base += float(span.get("dy", 0)) if n else 0
                 shown = html.unescape("".join(span.itertext()))
                 width = fonts.text_width(shown, size, bold)
-                left = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
-                texts.append((left, base - 0.76 * size, left + width, base + 0.24 * size, shown))
+                left = -{"start": 0, "middle": width / 2, "end": width}[anchor]
+                corners = [_apply(m, x, y) for x in (left, left + width)
+                           for y in (base - 0.76 * size, base + 0.24 * size)]
+                xs, ys = [x for x, _ in corners], [y for _, y in corners]
+                texts.append((min(xs), min(ys), max(xs), max(ys), shown))
             return
         for child in node:
-            walk(child, x, y)
+            walk(child, m)
 
-    walk(root, 0.0, 0.0)
+    walk(root, (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
     return lines, texts, float(root.get("width"))
+
+
+def _crosses(line: tuple, box: tuple) -> bool:
+    """Whether a segment runs through a box shrunk by half a pixel on each side (Liang–Barsky)."""
+    x1, y1, x2, y2 = line
+    left, top, right, bottom = box[0] + 0.5, box[1] + 0.5, box[2] - 0.5, box[3] - 0.5
+    if left >= right or top >= bottom:
+        return False
+    enter, leave = 0.0, 1.0
+    for p, q in ((x1 - x2, x1 - left), (x2 - x1, right - x1), (y1 - y2, y1 - top), (y2 - y1, bottom - y1)):
+        if p == 0:  # parallel to this edge: through the box only strictly inside it
+            if q <= 0:
+                return False
+        elif p < 0:
+            enter = max(enter, q / p)
+        else:
+            leave = min(leave, q / p)
+    return enter < leave
 
 
 def crossings(svg: str) -> list[str]:
     """Each line that runs through a text's box (by more than half a pixel), named by the text."""
     lines, texts, _ = svg_geometry(svg)
-    found = []
-    for x1, y1, x2, y2 in lines:
-        for left, top, right, bottom, shown in texts:
-            if x1 == x2 and left + 0.5 < x1 < right - 0.5 and min(y1, y2) < bottom - 0.5 and max(y1, y2) > top + 0.5:
-                found.append(f"vertical line at x={x1:.0f} through {shown!r}")
-            elif y1 == y2 and top + 0.5 < y1 < bottom - 0.5 and min(x1, x2) < right - 0.5 and max(x1, x2) > left + 0.5:
-                found.append(f"horizontal line at y={y1:.0f} through {shown!r}")
-    return found
+    return [f"line ({x1:.0f}, {y1:.0f})–({x2:.0f}, {y2:.0f}) through {box[4]!r}"
+            for x1, y1, x2, y2 in lines for box in texts if box[4].strip() and _crosses((x1, y1, x2, y2), box)]
 
 
 def cut_labels(svg: str, width: float = PHONE_COLUMN) -> list[str]:
@@ -329,39 +395,52 @@ def cut_labels(svg: str, width: float = PHONE_COLUMN) -> list[str]:
     return cut + ([f"the chart is {drawn:.0f} px wide, more than {width}"] if drawn > width else [])
 
 
-def _phone_charts(lang: str) -> dict:
-    from lib.chapters import decomposition
-    from lib.site import budget_page, costs_page
+def _ladder_at_every_budget(lang: str) -> list[dict]:
+    """The budget ladder, drawn by vl-convert at budgets along its whole slider."""
+    from lib.site import budget_page
 
-    i = load_inputs()
-    return {"cost_ladder": charts.cost_ladder(decomposition.chart_rows(lang, i), lang),
-            "cost_methods": charts.cost_methods(*costs_page.chart_rows(i, lang), lang),
-            "budget_ladder": budget_page.ladder_chart(i, lang)}
+    spec = budget_page.ladder_chart(load_inputs(), lang).to_dict()
+    power = next(p for p in spec["params"] if p["name"] == "budget_power")
+    low, high = power["bind"]["min"], power["bind"]["max"]
+    specs = []
+    for n in range(7):
+        moved = json.loads(json.dumps(spec))
+        next(p for p in moved["params"] if p["name"] == "budget_power")["value"] = low + (high - low) * n / 6
+        specs.append(moved)
+    return specs
 
 
 def _svg(spec: dict, lang: str) -> str:
     return vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
 
 
+def chart_pictures(lang: str) -> dict[str, str]:
+    """Every chart of the book's pages in `lang` as the page first paints it (the committed outputs,
+    which nbval holds to what lib draws now, at the phone's width every chart is drawn at): the chart's
+    text alternative -> its SVG."""
+    found = {}
+    for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for output in cell.get("outputs", []):
+                page = output.get("data", {}).get("text/html", "")
+                for svg in re.findall(r"<svg\b.*?</svg>", page, re.S):
+                    named = re.search(r'aria-label="([^"]*)"', page)
+                    found[f"{path.stem}: {html.unescape(named.group(1))[:60] if named else len(found)}"] = svg
+    return found
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_line_crosses_a_label_and_none_is_cut_on_a_phone(lang):
-    """The costs page's step-by-step and several-prices charts and the budget ladder, drawn by
-    vl-convert at a phone's width (the budget ladder at budgets along its whole slider): no rule,
-    connector or axis line runs through a text, and no text runs past the chart's edges."""
-    for name, chart in _phone_charts(lang).items():
-        spec = chart.to_dict()
-        specs = [spec]
-        if name == "budget_ladder":
-            power = next(p for p in spec["params"] if p["name"] == "budget_power")
-            low, high = power["bind"]["min"], power["bind"]["max"]
-            for n in range(7):
-                moved = json.loads(json.dumps(spec))
-                next(p for p in moved["params"] if p["name"] == "budget_power")["value"] = low + (high - low) * n / 6
-                specs.append(moved)
-        for drawn in specs:
-            svg = _svg(drawn, lang)
-            assert crossings(svg) == [], (name, crossings(svg))
-            assert cut_labels(svg) == [], (name, cut_labels(svg))
+def test_no_line_crosses_a_label_and_none_is_cut_in_any_chart(lang):
+    """Every chart on the book's pages, as a phone first paints it, and the budget ladder at budgets
+    along its whole slider: no line (a rule, a connector, a grid or axis line, the plot's frame, a line
+    mark such as the costs page's "equal" diagonal) runs through a text, and no text runs past the
+    chart's edges."""
+    pictures = chart_pictures(lang)
+    assert len(pictures) >= 6, sorted(pictures)
+    drawn = {**pictures, **{f"budget ladder at budget {n}": _svg(spec, lang)
+                            for n, spec in enumerate(_ladder_at_every_budget(lang))}}
+    problems = {name: crossings(svg) + cut_labels(svg) for name, svg in drawn.items()}
+    assert not any(problems.values()), {name: found for name, found in problems.items() if found}
 
 
 def test_a_line_through_a_label_and_a_cut_label_are_caught():

@@ -396,7 +396,8 @@ def cost_scenarios(rows: list[tuple[str, float, float]], lang: str, chart: str =
     x_scale = alt.Scale(domain=[0, 2 * float(data["cost"].max())], nice=False)
     # Whole millions, at least one apart: a chart as wide as a desktop's text column (vega-bundle.js)
     # would otherwise get ticks half a million apart, written alike ("2", "2").
-    x_axis = alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')", title=text["cost"], tickMinStep=1e6)
+    # No grid: the names and the amounts are written inside the plot, where its lines would run through them.
+    x_axis = alt.Axis(labelExpr="format(datum.value / 1e6, ',.0f')", title=text["cost"], tickMinStep=1e6, grid=False)
     y, y_offset = row_encodings("scenario", order)
     base = alt.Chart(data).transform_calculate(
         shown=cost, shown_label=label, said="datum.scenario + ': ' + datum.shown_label"
@@ -521,7 +522,9 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     order = list(dict.fromkeys(data["item"]))
     ticks = [edge_low * 10**n for n in range(round(math.log10(edge_high / edge_low)) + 1)]
     x_scale = alt.Scale(type="log", domain=list(HEADLINE_DOMAIN), nice=False)
-    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang, per=1e6), title=text["axis"], grid=True)
+    # No grid and no frame: every mark writes its value, and the names and values run across where their
+    # lines would be (a value written left of its mark may start a few px into the left margin).
+    x_axis = alt.Axis(values=ticks, labelExpr=_tick_labels(ticks, lang, per=1e6), title=text["axis"], grid=False)
     y, y_offset = row_encodings("item", order, slots, "slot")
     data["said"] = [f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()]
     base = alt.Chart(data).encode(
@@ -557,7 +560,7 @@ def headline_costs(rows: list[dict], lang: str) -> alt.LayerChart:
     named = row_names("item", order, edge_low, x_scale, x_axis, slots=slots, slot_field="slot")
     return readable(alt.layer(ranges, open_ends, points, right_of, left_of, named).properties(
         title=alt.TitleParams(text["title"], subtitle=text["subtitle"], anchor="start", subtitleColor="#444"),
-        width=HEADLINE_WIDTH, height=rows_height(order, 19, slots), usermeta={"lang": lang},
+        width=HEADLINE_WIDTH, height=rows_height(order, 19, slots), usermeta={"lang": lang}, view=alt.ViewConfig(stroke=None),
         description=text["title"] + ". " + "; ".join(f"{r.item}, {r.kind}: {r.label}" for r in data.itertuples()),
     ))
 
@@ -815,18 +818,23 @@ def predicted_vs_reported(rows: list[dict], lang: str) -> alt.LayerChart:
     scale = alt.Scale(type="log", domain=[low, high], nice=False)
     sci = power_of_ten_expr("datum.value")
     powers = [low * 10.0**n for n in range(round(math.log10(high / low)) + 1)]
+    # Each run's name on the side of its point away from the diagonal, which runs up to the right: on the left of
+    # a point above it (more reported than predicted), on the right of one on it or below it. No vertical grid,
+    # which names on either side would cross.
+    data["above"] = data["reported"] > data["predicted"]
     equal = alt.Chart(pd.DataFrame({"x": [low, high]})).mark_line(color="#6b6b6b", strokeDash=[4, 3]).encode(
-        x=alt.X("x:Q", scale=scale, title=text["predicted"], axis=alt.Axis(labelExpr=sci, values=powers)),
+        x=alt.X("x:Q", scale=scale, title=text["predicted"], axis=alt.Axis(labelExpr=sci, values=powers, grid=False)),
         y=alt.Y("x:Q", scale=scale, title=text["reported"], axis=alt.Axis(labelExpr=sci, values=powers)),
     )
     points = alt.Chart(data).mark_point(filled=True, size=90, color="#2a5d9f").encode(
         x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), description="said:N",
         tooltip=[alt.Tooltip("said:N", title=text["run"])],
     )
-    names = alt.Chart(data).mark_text(align="left", dx=8, fontSize=12).encode(
+    names = [alt.Chart(data).transform_filter(f"{'' if above else '!'}datum.above").mark_text(
+        align="right" if above else "left", dx=-8 if above else 8, fontSize=12).encode(
         x=alt.X("predicted:Q", scale=scale), y=alt.Y("reported:Q", scale=scale), text="run:N", description="said:N",
-    )
-    return readable(alt.layer(equal, points, names).properties(
+    ) for above in (True, False)]
+    return readable(alt.layer(equal, points, *names).properties(
         # The y axis's title and labels take some 50 px of the phone's width.
         title=phone_title(text["title"], text["subtitle"]), width=PLOT_WIDTH - 50, height=240, usermeta={"lang": lang},
         description=text["title"] + ". " + "; ".join(data["said"]),
