@@ -464,3 +464,14 @@ def test_a_line_through_a_label_and_a_cut_label_are_caught():
     pushed = _svg(charts.readable(far.properties(width=200, autosize="none")).to_dict(), "es")
     assert any("1,5 M US$ (×0,37)" in c for c in cut_labels(pushed))
     assert any("wider" in c or "more than" in c for c in cut_labels(pushed, width=100))
+    # The costs page's compute chart as it was: a run's name on the right of its point, above the diagonal
+    # line where the two counts are equal, which runs on through the name; on the point's left it does not.
+    points = pd.DataFrame({"x": [3.0], "y": [4.0]})
+    log = alt.Scale(type="log", domain=[1, 10])
+    equal = alt.Chart(pd.DataFrame({"x": [1.0, 10.0]})).mark_line().encode(
+        x=alt.X("x:Q", scale=log, axis=None), y=alt.Y("x:Q", scale=log, axis=None))
+    for align, dx, crossed in (("left", 8, True), ("right", -8, False)):
+        name = alt.Chart(points).mark_text(align=align, dx=dx).encode(
+            x=alt.X("x:Q", scale=log, axis=None), y=alt.Y("y:Q", scale=log, axis=None), text=alt.value("OPT-175B"))
+        svg = _svg(charts.readable(alt.layer(equal, name).properties(width=270, height=240, view=alt.ViewConfig(stroke=None))).to_dict(), "en")
+        assert bool([c for c in crossings(svg) if "OPT-175B" in c]) == crossed, (align, crossings(svg))
