@@ -187,3 +187,11 @@ def test_a_short_range_keeps_one_unit_where_both_ends_write_it(lang, written):
     got = (fmt.money_short(9e6, "USD", lang, 23e6), fmt.money_short(9e5, "USD", lang, 2.3e6),
            fmt.money_short(4e6, "USD", lang, 4.01e6))
     assert got == written
+
+
+def test_a_compact_number_past_the_largest_scale_word_groups_its_thousands():
+    """CLDR's largest scale word is the trillion (billón): past it Babel writes 1979 trillion; the book
+    groups the thousands as every other number it writes (an H100's 1,979 trillion FLOP/s)."""
+    assert fmt.compact(1979e12, "en", 0) == "1,979 trillion" and fmt.compact(1979e12, "es", 0) == "1.979 billones"
+    assert fmt.compact(-1979.5e12, "en", 1) == "-1,979.5 trillion" and fmt.compact(1979.5e12, "es", 1) == "1.979,5 billones"
+    assert fmt.compact(999e12, "en", 0) == "999 trillion" and fmt.compact(2.5e12, "es", 1) == "2,5 billones"

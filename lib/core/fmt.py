@@ -19,6 +19,7 @@ from babel.numbers import (
     format_decimal,
     format_percent,
     get_currency_symbol,
+    get_decimal_symbol,
 )
 
 from lib.core.words import words
@@ -98,6 +99,10 @@ def compact(x: float, lang: str, decimals: int = 1, fixed: bool = False) -> str:
         return f"{number(millions, lang, max(0, decimals - 3))} millones"
     text = format_compact_decimal(x, format_type="long", locale=_babel(lang), fraction_digits=decimals)
     scale = _scale(x, lang)
+    if abs(x) >= 1000 * scale >= 1e15:  # past CLDR's largest scale word, Babel leaves the thousands ungrouped
+        figure, _, word = text.partition(" ")
+        whole, point, rest = figure.partition(get_decimal_symbol(_babel(lang)))
+        text = f"{number(int(whole), lang, 0)}{point}{rest} {word}"
     if not fixed or decimals <= 0 or scale < 1e6:
         return text
     shown = number(round(x / scale, decimals), lang, decimals)

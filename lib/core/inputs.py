@@ -29,7 +29,7 @@ UNITS = {
     "token", "parameter", "layer", "dimension", "rank", "matrix", "GPU", "count", "point",
     "ratio", "TB", "GB", "MB", "byte", "byte/parameter", "FLOP", "FLOP/s",
     "FLOP/parameter/token", "token/s/GPU", "minute", "day", "hour", "GPU-hour", "chip", "epoch", "sequence",
-    "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "text",
+    "chip-hour", "USD", "EUR", "USD/GPU-hour", "USD/chip-hour", "USD/month", "date", "calendar-year", "text",
     # energy, emissions and hardware prices (the costs chapter)
     "W", "kWh", "MWh", "tCO2eq", "tCO2eq/MWh", "USD/kWh", "USD/chip",
 }
