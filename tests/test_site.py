@@ -163,6 +163,25 @@ def test_each_page_links_its_style_sheets_as_one_current_file(built_site, lang):
         assert links == [f'<link rel="stylesheet" href="_static/styles/{listed.stem}.css?v={checksum}" />'], (page.name, links)
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_icon_is_a_character_of_a_web_font_the_site_leaves_out(built_site, lang):
+    """The site serves no Font Awesome web font (book/_ext/assets.py draws its icons as masks), so a rule
+    that writes an icon as one of its characters draws a box: the theme's chevron after "Contents", where
+    the page's contents fold away on a desktop, was one. It is drawn as a mask too."""
+    from book._ext import assets
+
+    (joined,) = (built_site / lang / "_static" / "styles").glob("book-*.css")
+    css = joined.read_text(encoding="utf8")
+    glyphs = re.findall(r'content:\s*"\\f[0-9a-f]{3}"', css)
+    assert not glyphs, glyphs[:5]
+    chevron = re.search(r"\.onthispage:after\{([^}]*)\}", css)
+    assert chevron and "mask:" in chevron.group(1), chevron and chevron.group(0)[:200]
+    # And the rewrite catches what it is for: the theme's own rule, as the theme ships it.
+    icons = assets.solid_icons((assets.theme_static() / "scripts" / "fontawesome.js").read_text(encoding="utf8"))
+    shipped = '.onthispage:after{content:"\\f107";font-family:Font Awesome\\ 6 Free;font-weight:900;opacity:1}'
+    assert "mask:" in assets.glyphs_as_masks(shipped, icons) and "f107" not in assets.glyphs_as_masks(shipped, icons)
+
+
 def test_no_page_loads_anything_from_another_host(built_site):
     loaded = {"script": "src", "img": "src", "iframe": "src", "source": "src", "audio": "src", "video": "src",
               "embed": "src", "object": "data"}

@@ -154,15 +154,25 @@ def on_page_context(app: Sphinx, pagename: str, templatename: str, context: dict
             assets[:] = [a for a in assets if not re.search(r"sphinx-design|design-tabs", str(getattr(a, "filename", a)))]
 
 
-def solid_icons(fontawesome_js: str) -> dict[str, tuple[int, int, str]]:
-    """name -> (width, height, SVG path) of the solid ("fas") icons defined in fontawesome.js."""
+def solid_icons(fontawesome_js: str) -> dict[str, tuple[int, int, str, str]]:
+    """name -> (width, height, SVG path, code point in the web font) of the solid ("fas") icons defined in
+    fontawesome.js."""
     end = fontawesome_js.index('d("fas",p)')
     start = fontawesome_js.rindex('"fas"===c&&d("fa",l)}var p=', 0, end)
     pack = fontawesome_js[start:end]
     icons = {}
-    for m in re.finditer(r'(?:"([a-z0-9-]+)"|([a-z0-9]+)):\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]+","([^"]+)"\]', pack):
-        icons[m.group(1) or m.group(2)] = (int(m.group(3)), int(m.group(4)), m.group(5))
+    for m in re.finditer(r'(?:"([a-z0-9-]+)"|([a-z0-9]+)):\[(\d+),(\d+),\[[^\]]*\],"([0-9a-f]+)","([^"]+)"\]', pack):
+        icons[m.group(1) or m.group(2)] = (int(m.group(3)), int(m.group(4)), m.group(6), m.group(5))
     return icons
+
+
+def icon_mask(width: int, height: int, path: str) -> str:
+    """The CSS that draws an icon as a mask of its SVG path, in the text's colour, as tall as a letter."""
+    svg = f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}'><path d='{path}'/></svg>"
+    # Drawn in the content box: a rule may give the icon padding (the theme's chevron after "Contents").
+    mask = 'url("data:image/svg+xml,' + quote(svg, safe=" =:/'.,-") + '") no-repeat center / contain content-box'
+    return (f'content:"";display:inline-block;width:{width / height:.4g}em;height:1em;'
+            f"vertical-align:-0.125em;background-color:currentColor;mask:{mask}")
 
 
 def icon_css(used: set[str], icons: dict) -> str:
@@ -171,14 +181,21 @@ def icon_css(used: set[str], icons: dict) -> str:
     for name in sorted(used):
         if name not in icons:
             continue
-        width, height, path = icons[name]
-        svg = f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}'><path d='{path}'/></svg>"
-        mask = 'url("data:image/svg+xml,' + quote(svg, safe=" =:/'.,-") + '") no-repeat center / contain'
-        rules.append(
-            f'.fa-{name}::before{{content:"";display:inline-block;width:{width / height:.4g}em;height:1em;'
-            f"vertical-align:-0.125em;background-color:currentColor;mask:{mask}}}"
-        )
+        width, height, path, _ = icons[name]
+        rules.append(f".fa-{name}::before{{{icon_mask(width, height, path)}}}")
     return "\n".join(rules) + "\n"
+
+
+# A rule of the theme's that writes an icon as a character of Font Awesome's web font, which the site
+# leaves out (sphinx-book-theme's chevron after the page's "Contents" once its sidebar folds away).
+FONT_GLYPH = re.compile(r'content:"\\(f[0-9a-f]{3})";font-family:Font Awesome\\ 6 Free;font-weight:900')
+
+
+def glyphs_as_masks(css: str, icons: dict) -> str:
+    """`css` with each icon written as a character of the web font drawn as a mask instead, as every
+    other icon is; a character no solid icon has stays, and tests/test_site.py names it."""
+    by_code = {code: (width, height, path) for width, height, path, code in icons.values()}
+    return FONT_GLYPH.sub(lambda m: icon_mask(*by_code[m.group(1)]) if m.group(1) in by_code else m.group(0), css)
 
 
 def without_ansi_colours(css: str) -> str:
@@ -223,6 +240,8 @@ def on_build_finished(app: Sphinx, exception: Exception | None) -> None:
     text = re.sub(r'(?:\.fa-[a-z0-9-]+:(?:before|after),?)+\{content:"[^"]*"\}', "", text)
     icons = solid_icons((source / "scripts" / "fontawesome.js").read_text(encoding="utf8"))
     (static / "styles" / "pydata-sphinx-theme.css").write_text(text + "\n" + icon_css(used, icons), encoding="utf8")
+    book_theme = static / "styles" / "sphinx-book-theme.css"
+    book_theme.write_text(glyphs_as_masks(book_theme.read_text(encoding="utf8"), icons), encoding="utf8")
     for leftover in static.glob("scripts/fontawesome.js*"):
         leftover.unlink()
     shutil.rmtree(static / "vendor" / "fontawesome", ignore_errors=True)
