@@ -6,18 +6,17 @@ import json
 import math
 import re
 
-import nbformat
 import pytest
 import vl_convert as vlc
 
-from lib.site import charts
+from lib.site import charts, fonts
 from lib.core import fmt
 from lib.core.claims import load_claims
 from lib.core.inputs import load_inputs
 from lib.core.words import words
 from lib.chapters.article1 import opt_cost_scenarios
 
-from .conftest import LANGS, ROOT
+from .conftest import LANGS
 
 
 def svg_text(chart, lang: str) -> list[str]:
@@ -130,7 +129,6 @@ def test_a_chart_without_controls_is_a_picture_that_needs_no_script():
 
     from lib.calculators.rental import rental_chart
     from lib.chapters import decomposition
-    from lib.site import fonts
 
     for lang in ("es", "en"):
         spec = charts.cost_ladder(decomposition.chart_rows(lang), lang).to_dict()
@@ -178,7 +176,7 @@ def test_the_budget_ladders_readout_stays_inside_its_plot_at_every_budget(lang):
     from lib.core.inputs import load_inputs
     from lib.chapters import budget
     from lib.core.words import words
-    from lib.site import budget_page, fonts
+    from lib.site import budget_page
 
     i = load_inputs()
     spec = budget_page.ladder_chart(i, lang).to_dict()
@@ -246,7 +244,6 @@ def test_each_headline_cost_s_value_is_written_inside_the_plot(lang):
     the plot (or its left margin's few px): on the side with room, else in the axis's millions ("2,9–27,1" for "2,9–27,1 millones de
     dólares"), its full words kept for the tooltip and the description."""
     from lib.chapters.verdicts import check_all
-    from lib.site import charts, fonts
 
     data = next(iter(charts.headline_costs(charts.headline_cost_rows(check_all()), lang).to_dict()["datasets"].values()))
     for row in data:
@@ -320,7 +317,6 @@ def svg_geometry(svg: str) -> tuple[list[tuple], list[tuple], float]:
     SVG's px, and the SVG's width. A filled shape (a bar, a point's symbol) is not a line."""
     import xml.etree.ElementTree as ET
 
-    from lib.site import fonts
 
     root = ET.fromstring(svg)
     lines, texts = [], []
@@ -414,29 +410,15 @@ def _svg(spec: dict, lang: str) -> str:
     return vlc.vegalite_to_svg(spec, vl_version=charts.VL_VERSION, format_locale=charts.d3_locale(lang))
 
 
-def chart_pictures(lang: str) -> dict[str, str]:
-    """Every chart of the book's pages in `lang` as the page first paints it (the committed outputs,
-    which nbval holds to what lib draws now, at the phone's width every chart is drawn at): the chart's
-    text alternative -> its SVG."""
-    found = {}
-    for path in sorted((ROOT / "book" / lang).glob("*.ipynb")):
-        for cell in nbformat.read(path, as_version=4).cells:
-            for output in cell.get("outputs", []):
-                page = output.get("data", {}).get("text/html", "")
-                for svg in re.findall(r"<svg\b.*?</svg>", page, re.S):
-                    named = re.search(r'aria-label="([^"]*)"', page)
-                    found[f"{path.stem}: {html.unescape(named.group(1))[:60] if named else len(found)}"] = svg
-    return found
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_line_crosses_a_label_and_none_is_cut_in_any_chart(lang):
-    """Every chart on the book's pages, as a phone first paints it, and the budget ladder at budgets
+    """Every chart on the book's pages, as a phone first paints it (the committed outputs, which nbval
+    holds to what lib draws now: lib.site.fonts.committed_charts), and the budget ladder at budgets
     along its whole slider: no line (a rule, a connector, a grid or axis line, the plot's frame, a line
     mark such as the costs page's "equal" diagonal) runs through a text, and no text runs past the
     chart's edges."""
-    pictures = chart_pictures(lang)
-    assert len(pictures) >= 6, sorted(pictures)
+    pictures = {chart["where"]: chart["svg"] for chart in fonts.committed_charts() if chart["spec"]["usermeta"]["lang"] == lang}
+    assert len(pictures) >= 10, sorted(pictures)
     drawn = {**pictures, **{f"budget ladder at budget {n}": _svg(spec, lang)
                             for n, spec in enumerate(_ladder_at_every_budget(lang))}}
     problems = {name: crossings(svg) + cut_labels(svg) for name, svg in drawn.items()}
