@@ -272,6 +272,15 @@ def on_demand_span(hours: tuple[float, float], prices: tuple[float, float]) -> F
     return Figure.between(*costs.interval_product(hours, prices), "USD", decimals=1)
 
 
+def central_basis(i: Inputs, run: str) -> tuple[float, float]:
+    """The device-hours and the price per device-hour of a past run's central figure on the book's one
+    basis: the fewest hours its sources give, at the cheaper on-demand price of the year it ran."""
+    if run not in PAST_RUNS:
+        raise ValueError(f"no past run {run!r}: use one of {', '.join(PAST_RUNS)}")
+    b = _run_basis(i, run)
+    return b["hours"], b["prices"][0]
+
+
 def past_run(i: Inputs, run: str) -> Answer:
     """What a past run's final training cost to rent, on the book's one basis (the module's docstring)."""
     if run not in PAST_RUNS:
@@ -280,7 +289,7 @@ def past_run(i: Inputs, run: str) -> Answer:
     p_low, p_high = b["prices"]
     # The central figure keeps the decimal of the range beside it ("$18.0 million ($18.0–27.1 million)").
     money = {"unit": "USD", "decimals": 1, "fixed": True}
-    central = Figure.of(compute.rental_cost(b["hours"], p_low), **money)
+    central = Figure.of(compute.rental_cost(*central_basis(i, run)), **money)
     span = on_demand_span(b["span"], b["prices"])
     parts = {
         "cost": central, "span": span, "hours": Figure.of(b["hours"], b["unit"], compact=b["hours"] >= 1e6, decimals=2 if b["hours"] >= 1e6 else 0),

@@ -208,11 +208,13 @@ def opt_h100_hours(i) -> float:
 
 
 def opt_cost_scenarios(i, c) -> list[tuple[str, float, float]]:
-    """OPT-175B's rental cost four ways: (scenario, GPU-hours, price per GPU-hour). The article's
-    sum first, then the logbook's wall clock and the effective compute at the A100 price, and
-    its compute on H100s at the H100 price."""
+    """OPT-175B's rental cost five ways: (scenario, GPU-hours, price per GPU-hour). The article's
+    sum first, then the book's answer (lib.chapters.answers.past_run: the effective compute at the
+    on-demand A100 price of the year it ran), the logbook's wall clock and the effective compute at
+    today's A100 price, and its compute on H100s at today's H100 price."""
     return [
         ("article", article_opt_gpu_hours(c), c["A1-lambda-h100-8x"].stated.value),
+        ("answer", *answers.central_basis(i, "opt")),
         ("wall_a100", opt_wall_clock_gpu_hours(i), i.lambda_a100_sxm_8x),
         ("h100", opt_h100_hours(i), i.lambda_h100_sxm_8x),
         ("eff_a100", i.opt_llama_table_gpu_hours, i.lambda_a100_sxm_8x),
