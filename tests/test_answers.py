@@ -12,6 +12,7 @@ import pytest
 from lib.chapters import answers, budget, verdicts
 from lib.core.figure import Figure
 from lib.core.inputs import load_inputs
+from lib.core.words import words
 from lib.site.notebooks import read_text
 
 from .conftest import LANGS, ROOT, glue_records
@@ -175,3 +176,20 @@ def test_every_answer_names_where_the_home_page_links_it():
             for lang in ("es", "en"):
                 text = (ROOT / "book" / "_text" / lang / f"{answers.PAGES[id_][1]}.md").read_text(encoding="utf8")
                 assert f"\n({label})=\n## " in text, (id_, lang, label)
+
+
+def test_a_second_price_seen_the_same_day_is_not_dated_twice():
+    """The budget answer dates the H100's price; the A100 node's price, seen the same day, is "the same day"
+    (its date is not written twice in one sentence); seen another day, it has its own date."""
+    import datetime as dt
+
+    i = load_inputs()
+    other = i.replace("lambda_a100_sxm_8x", value=i.lambda_a100_sxm_8x, seen=dt.date(2026, 9, 1))
+    for lang in LANGS:
+        said = {key: answers.budget_buys(inputs).text(lang) for key, inputs in (("today", i), ("other", other))}
+        day = Figure.on(dt.date(2026, 9, 1)).format(lang)
+        assert day in said["other"] and day not in said["today"], said
+        seen = answers.budget_buys(i).parts["seen"].format(lang)
+        assert said["today"].count(seen) == 1, said["today"]
+    same = i.replace("lambda_a100_sxm_8x", value=i.lambda_a100_sxm_8x, seen=i["lambda_h100_sxm_1x"].seen)
+    assert all(words(lang)["answers"]["words"]["same_day"] in answers.budget_buys(same).text(lang) for lang in LANGS)

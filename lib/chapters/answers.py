@@ -170,7 +170,11 @@ def budget_buys(i: Inputs) -> Answer:
                       "alpaca_hours": alpaca["hours"],
                       "node_cost": alpaca["cost"],
                       "a100_price": alpaca["price"],
-                      "a100_seen": alpaca["seen"],
+                      # The node's price and the H100's were seen the same day: its date is not written twice.
+                      "a100_seen": {lang: words(lang)["answers"]["words"]["same_day"] for lang in ("es", "en")}
+                      if i["lambda_a100_sxm_8x"].seen == i["lambda_h100_sxm_1x"].seen else
+                      {lang: words(lang)["answers"]["words"]["seen_on"].format(date=alpaca["seen"].format(lang))
+                       for lang in ("es", "en")},
                       "node_hours": alpaca["paid_hours"],
                   })
 
