@@ -317,7 +317,6 @@ def svg_geometry(svg: str) -> tuple[list[tuple], list[tuple], float]:
     SVG's px, and the SVG's width. A filled shape (a bar, a point's symbol) is not a line."""
     import xml.etree.ElementTree as ET
 
-
     root = ET.fromstring(svg)
     lines, texts = [], []
 

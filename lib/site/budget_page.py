@@ -143,7 +143,6 @@ def figures(i: Inputs) -> dict[str, Figure]:
         "qlora.rank": Figure.of(q["recipe"]["rank"], "count"),
         "qlora.nf4_bits": Figure.of(budget.PRECISION_BITS["nf4"], "count"),
         "qlora.adapter_params": Figure.of(q["recipe"]["adapters"], "parameter", compact=True, decimals=0),
-        "qlora.ffn": Figure.of(q["recipe"]["ffn"], "dimension", decimals=0),
         "qlora.ffn_paper": Figure.of(q["recipe"]["paper_ffn"], "dimension", decimals=0),
         "qlora.ffn_rounded": Figure.of(q["recipe"]["ffn_rounded"], "dimension", decimals=0),
         "qlora.ffn_multiple": Figure.of(i.llama_ffn_multiple_of, "count"),
